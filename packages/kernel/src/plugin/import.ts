@@ -1,0 +1,26 @@
+import { fileURLToPath } from "node:url";
+import type { Jiti } from "jiti";
+
+let jiti: Jiti | undefined;
+
+/**
+ * Imports a config or plugin file: TypeScript with no build step, ESM or CommonJS. Files importing
+ * `@tessera/kernel` get this very kernel, so a plugin in `.tessera/plugins` needs no install and
+ * shares the kernel's classes and event definitions.
+ */
+export async function importModule(file: string): Promise<unknown> {
+  jiti ??= await createLoader();
+  return jiti.import(file, { default: true });
+}
+
+async function createLoader(): Promise<Jiti> {
+  const { createJiti } = await import("jiti");
+  const self = fileURLToPath(new URL("../index.js", import.meta.url));
+  return createJiti(import.meta.url, {
+    alias: { "@tessera/kernel": self },
+    // Transpiled files are cached on disk (keyed by content), which makes warm starts fast.
+    fsCache: true,
+    moduleCache: false,
+    interopDefault: false,
+  });
+}
