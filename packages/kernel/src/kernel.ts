@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { Bus } from "./bus/bus.js";
 import { KernelReadyEvent, PluginErrorEvent } from "./bus/events.js";
-import { loadConfig, type ResolvedConfig } from "./config/load.js";
+import { directoriesBetween, loadConfig, type ResolvedConfig } from "./config/load.js";
 import type { AgentDefinition, CommandDefinition, ProviderDefinition, ToolDefinition } from "./definitions.js";
 import { PluginLoadError, type LoadStage, type PluginError } from "./errors.js";
 import { HookHost, type TapInfo } from "./hooks/host.js";
@@ -135,7 +135,13 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
     ...config.plugins.map((p) => ({ spec: p.spec, source: p.source, key: p.key })),
     ...(options.discover === false
       ? []
-      : [...discoverPlugins(join(config.directory, ".tessera", "plugins")), ...discoverPlugins(join(paths.config, "plugins"))]),
+      : [
+          // Global plugins first, then each project folder from the repository root down, like config layers.
+          ...discoverPlugins(join(paths.config, "plugins")),
+          ...directoriesBetween(config.root, config.directory).flatMap((dir) =>
+            discoverPlugins(join(dir, ".tessera", "plugins")),
+          ),
+        ]),
   ];
   const prepared = await preparePlugins(
     requests,

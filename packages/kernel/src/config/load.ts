@@ -186,7 +186,7 @@ export function findRepoRoot(start: string): string | undefined {
 }
 
 /** `root`, then each directory down to `leaf` (inclusive); just `leaf` when it is not under `root`. */
-function directoriesBetween(root: string, leaf: string): string[] {
+export function directoriesBetween(root: string, leaf: string): string[] {
   const dirs: string[] = [];
   let dir = leaf;
   for (;;) {

@@ -1,0 +1,27 @@
+import { resolve } from "node:path";
+import { createKernel, loadConfig, tesseraPaths, type Kernel, type LogLevel, type ResolvedConfig } from "@tessera/kernel";
+import type { CliIO } from "./io.js";
+import { createLogSink } from "./logging.js";
+import type { GlobalFlags } from "./main.js";
+
+/** The project directory a command works in: `--dir`, else the current directory. */
+export function projectDir(flags: GlobalFlags, io: CliIO): string {
+  return resolve(io.cwd, flags.dir ?? ".");
+}
+
+export async function resolveConfig(flags: GlobalFlags, io: CliIO): Promise<ResolvedConfig> {
+  return loadConfig({ cwd: projectDir(flags, io), env: io.env });
+}
+
+/** Starts the kernel the way every command does: config from the project, logs to the log file. */
+export async function startKernel(flags: GlobalFlags, io: CliIO): Promise<Kernel> {
+  const config = await resolveConfig(flags, io);
+  const level = (flags["log-level"] ?? config.config.log_level ?? "info") as LogLevel;
+  const { sink } = createLogSink({
+    stateDir: tesseraPaths(io.env).state,
+    level,
+    print: flags["print-logs"] === true,
+    err: io.err,
+  });
+  return createKernel({ directory: config.directory, config, env: io.env, log: sink, logLevel: level });
+}
