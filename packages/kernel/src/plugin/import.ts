@@ -1,5 +1,7 @@
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Jiti } from "jiti";
+import { tesseraPaths } from "../paths.js";
 
 let jiti: Jiti | undefined;
 
@@ -18,8 +20,9 @@ async function createLoader(): Promise<Jiti> {
   const self = fileURLToPath(new URL("../index.js", import.meta.url));
   return createJiti(import.meta.url, {
     alias: { "@tessera/kernel": self },
-    // Transpiled files are cached on disk (keyed by content), which makes warm starts fast.
-    fsCache: true,
+    // Transpiled files are cached on disk (keyed by content), which makes warm starts fast. The
+    // default (a shared folder in /tmp) is wiped on reboot; Tessera's own cache folder is not.
+    fsCache: join(tesseraPaths().cache, "jiti"),
     moduleCache: false,
     interopDefault: false,
   });

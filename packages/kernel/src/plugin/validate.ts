@@ -1,4 +1,7 @@
-import semver from "semver";
+// Subpath imports: the whole semver package costs ~13 ms to load, these three ~5 ms.
+import satisfies from "semver/functions/satisfies.js";
+import valid from "semver/functions/valid.js";
+import validRange from "semver/ranges/valid.js";
 import { z } from "zod";
 import { KERNEL_API_VERSION } from "../version.js";
 import type { PluginDefinition } from "./define.js";
@@ -10,8 +13,8 @@ const isZodSchema = (value: unknown) =>
 
 const PluginShape = z.object({
   name: z.string().regex(NAME, "must be an npm-style name such as my-plugin or @scope/my-plugin"),
-  version: z.string().refine((v) => semver.valid(v) !== null, "must be a semver version such as 1.0.0"),
-  kernel: z.string().refine((v) => semver.validRange(v) !== null, "must be a semver range such as ^1.0.0"),
+  version: z.string().refine((v) => valid(v) !== null, "must be a semver version such as 1.0.0"),
+  kernel: z.string().refine((v) => validRange(v) !== null, "must be a semver range such as ^1.0.0"),
   dependencies: z.array(z.string().min(1)).optional(),
   options: z.custom((v) => v === undefined || isZodSchema(v), "must be a zod schema").optional(),
   setup: z.custom((v) => typeof v === "function", "must be a function"),
@@ -37,7 +40,7 @@ export function checkPluginShape(value: unknown): { plugin: PluginDefinition } |
     return { problem: `"${issue.path.join(".") || "plugin"}" ${issue.message}` };
   }
   const plugin = value as PluginDefinition;
-  if (!semver.satisfies(KERNEL_API_VERSION, plugin.kernel, { includePrerelease: true })) {
+  if (!satisfies(KERNEL_API_VERSION, plugin.kernel, { includePrerelease: true })) {
     return {
       problem: `supports kernel API ${plugin.kernel}, but this kernel's API is ${KERNEL_API_VERSION}; upgrade the plugin or Tessera`,
     };
