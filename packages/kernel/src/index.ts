@@ -23,12 +23,20 @@ export type {
   ToolDefinition,
   ToolContext,
   ToolResult,
+  ToolPermission,
   ProviderDefinition,
+  ModelInfo,
+  ModelCost,
   KernelLanguageModel,
   AgentDefinition,
   AgentMode,
   CommandDefinition,
+  CompactionStrategy,
+  CompactionContext,
 } from "./definitions.js";
+
+export * from "./session/index.js";
+export * from "./engine/index.js";
 
 export { Bus, defineEvent, listEventDefinitions } from "./bus/bus.js";
 export type { BusEvent, EventDefinition, EventProperties, Unsubscribe, BusOptions } from "./bus/bus.js";

@@ -2,7 +2,18 @@ import { join } from "node:path";
 import { Bus } from "./bus/bus.js";
 import { KernelReadyEvent, PluginErrorEvent } from "./bus/events.js";
 import { directoriesBetween, loadConfig, type ResolvedConfig } from "./config/load.js";
-import type { AgentDefinition, CommandDefinition, ProviderDefinition, ToolDefinition } from "./definitions.js";
+import type {
+  AgentDefinition,
+  CommandDefinition,
+  CompactionStrategy,
+  ProviderDefinition,
+  ToolDefinition,
+} from "./definitions.js";
+import { resolveAgents } from "./engine/agents.js";
+import { SessionEngine } from "./engine/engine.js";
+import { PermissionGate } from "./engine/permission.js";
+import { StatusTracker } from "./engine/status.js";
+import { SessionStore } from "./session/session-store.js";
 import { PluginLoadError, type LoadStage, type PluginError } from "./errors.js";
 import { HookHost, type TapInfo } from "./hooks/host.js";
 import { hookNames, type HookTable } from "./hooks/table.js";
@@ -36,6 +47,10 @@ export interface KernelOptions {
   log?: LogSink;
   logLevel?: LogLevel;
   env?: NodeJS.ProcessEnv;
+  /** The session database file, or ":memory:"; defaults to `<data dir>/tessera.db`. */
+  storePath?: string;
+  /** How often streamed text is written to the store (ms). */
+  flushIntervalMs?: number;
 }
 
 export interface LoadErrorInfo {
@@ -81,6 +96,9 @@ export interface Kernel {
   readonly providers: Registry<ProviderDefinition>;
   readonly agents: Registry<AgentDefinition>;
   readonly commands: Registry<CommandDefinition>;
+  readonly compactions: Registry<CompactionStrategy>;
+  /** The session engine; opens the session store on first use. */
+  readonly sessions: SessionEngine;
   /** Runs a hook's taps in order on `output` under the hook's failure policy; resolves to `output`. */
   trigger<K extends HookName>(hook: K, input: HookInput<K>, output: HookOutput<K>): Promise<HookOutput<K>>;
   describe(): KernelDescription;
@@ -124,7 +142,14 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
     providers: new Registry<ProviderDefinition>("provider"),
     agents: new Registry<AgentDefinition>("agent"),
     commands: new Registry<CommandDefinition>("command"),
+    compactions: new Registry<CompactionStrategy>("compaction strategy"),
   };
+
+  // Agents from the kernel (built in), global and project `.tessera/agents/*.md`, and config come
+  // first, so a plugin registering an agent of the same name fails loudly instead of shadowing it.
+  const agents = await resolveAgents({ config: config.config, directory: config.directory, root: config.root, configDir: paths.config });
+  for (const agent of agents.agents) registries.agents.register("kernel", agent);
+  for (const error of agents.errors) log.error(`agent file ${error.file}: ${error.message}`);
 
   const requests: PluginRequest[] = [
     ...(options.plugins ?? []).map((p) =>
@@ -202,6 +227,23 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
     errors.map((e) => ({ plugin: e.plugin, stage: e.stage, source: e.source, code: e.code, message: e.message }));
   const byConfigOrder = () => [...loaded].sort((a, b) => a.candidate.index - b.candidate.index);
 
+  const trigger: Kernel["trigger"] = (hook, input, output) => hooks.trigger(hook, input, output);
+  let engine: SessionEngine | undefined;
+  const openEngine = () =>
+    (engine ??= new SessionEngine({
+      store: new SessionStore({ env, warn: (message) => log.warn(message), ...(options.storePath ? { path: options.storePath } : {}) }),
+      bus,
+      log,
+      config,
+      paths,
+      ...registries,
+      gate: new PermissionGate(trigger, bus),
+      status: new StatusTracker(bus),
+      now: Date.now,
+      ...(options.flushIntervalMs !== undefined ? { flushIntervalMs: options.flushIntervalMs } : {}),
+      trigger,
+    }));
+
   const kernel: Kernel = {
     version: KERNEL_API_VERSION,
     directory: config.directory,
@@ -212,7 +254,10 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
     bus,
     log,
     ...registries,
-    trigger: (hook, input, output) => hooks.trigger(hook, input, output),
+    trigger,
+    get sessions() {
+      return openEngine();
+    },
     describe: () => ({
       kernel: KERNEL_API_VERSION,
       directory: config.directory,
@@ -235,6 +280,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
       errors: errorInfo(),
     }),
     dispose: async () => {
+      await engine?.close();
       for (const { candidate, dispose } of loaded.splice(0).reverse()) {
         if (!dispose) continue;
         try {

@@ -3,11 +3,7 @@
  * `input` is read-only context. These types are the public contract for plugin authors.
  */
 
-/** A model chosen for a step: `providerID/modelID`. */
-export interface ModelRef {
-  readonly providerID: string;
-  readonly modelID: string;
-}
+import type { ModelRef } from "../session/message.js";
 
 /** A message as the `chat.message` hook sees it. The session engine owns its full schema. */
 export interface ChatMessage {

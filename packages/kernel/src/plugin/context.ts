@@ -1,6 +1,12 @@
 import type { Bus } from "../bus/bus.js";
 import type { Config } from "../config/schema.js";
-import type { AgentDefinition, CommandDefinition, ProviderDefinition, ToolDefinition } from "../definitions.js";
+import type {
+  AgentDefinition,
+  CommandDefinition,
+  CompactionStrategy,
+  ProviderDefinition,
+  ToolDefinition,
+} from "../definitions.js";
 import { ErrorCodes, TesseraError } from "../errors.js";
 import type { HookHost, TapOptions } from "../hooks/host.js";
 import { isHookName } from "../hooks/table.js";
@@ -41,6 +47,8 @@ export interface PluginContext {
   readonly providers: RegistryHandle<ProviderDefinition>;
   readonly agents: RegistryHandle<AgentDefinition>;
   readonly commands: RegistryHandle<CommandDefinition>;
+  /** Compaction strategies; the session loop uses the first one registered. */
+  readonly compactions: RegistryHandle<CompactionStrategy>;
 }
 
 export interface KernelRegistries {
@@ -48,6 +56,7 @@ export interface KernelRegistries {
   readonly providers: Registry<ProviderDefinition>;
   readonly agents: Registry<AgentDefinition>;
   readonly commands: Registry<CommandDefinition>;
+  readonly compactions: Registry<CompactionStrategy>;
 }
 
 export interface ContextDeps {
@@ -93,6 +102,7 @@ export class StagedContext {
       providers: this.handle(registries.providers),
       agents: this.handle(registries.agents),
       commands: this.handle(registries.commands),
+      compactions: this.handle(registries.compactions),
     } satisfies PluginContext);
   }
 
