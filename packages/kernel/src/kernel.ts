@@ -13,6 +13,7 @@ import { resolveAgents } from "./engine/agents.js";
 import { SessionEngine } from "./engine/engine.js";
 import { PermissionGate } from "./engine/permission.js";
 import { StatusTracker } from "./engine/status.js";
+import type { MessageError } from "./session/message.js";
 import { SessionStore } from "./session/session-store.js";
 import { PluginLoadError, type LoadStage, type PluginError } from "./errors.js";
 import { HookHost, type TapInfo } from "./hooks/host.js";
@@ -51,6 +52,8 @@ export interface KernelOptions {
   storePath?: string;
   /** How often streamed text is written to the store (ms). */
   flushIntervalMs?: number;
+  /** Overrides the retry backoff of model calls (ms for an attempt); tests use short delays. */
+  retryDelay?: (attempt: number, error: MessageError) => number;
 }
 
 export interface LoadErrorInfo {
@@ -241,6 +244,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
       status: new StatusTracker(bus),
       now: Date.now,
       ...(options.flushIntervalMs !== undefined ? { flushIntervalMs: options.flushIntervalMs } : {}),
+      ...(options.retryDelay ? { retryDelay: options.retryDelay } : {}),
       trigger,
     }));
 

@@ -10,6 +10,7 @@ import type { HookInput, HookName, HookOutput } from "../hooks/types.js";
 import type { Logger } from "../logger.js";
 import type { TesseraPaths } from "../paths.js";
 import type { Registry } from "../registry.js";
+import type { MessageError } from "../session/message.js";
 import type { SessionStore } from "../session/session-store.js";
 import type { PermissionGate } from "./permission.js";
 import type { StatusTracker } from "./status.js";
@@ -29,5 +30,7 @@ export interface EngineContext {
   readonly status: StatusTracker;
   readonly now: () => number;
   readonly flushIntervalMs?: number;
+  /** Overrides the backoff (tests use short delays); defaults to `retryDelay` from retry.ts. */
+  readonly retryDelay?: (attempt: number, error: MessageError) => number;
   trigger<K extends HookName>(hook: K, input: HookInput<K>, output: HookOutput<K>): Promise<HookOutput<K>>;
 }

@@ -26,6 +26,7 @@ export interface ProcessorDeps extends ToolRunnerDeps {
   readonly log: Logger;
   readonly status: StatusTracker;
   readonly flushIntervalMs?: number;
+  readonly retryDelay?: (attempt: number, error: MessageError) => number;
 }
 
 export interface StepRequest {
@@ -85,7 +86,7 @@ export async function processStep(deps: ProcessorDeps & { trigger: Trigger }, re
           // The failed attempt's half-streamed text and never-run calls are dropped; the retry streams them anew.
           for (const part of created) if (part.type === "text" || part.type === "reasoning") writer.remove(part);
           runner.dropPending();
-          const delay = retryDelay(attempt, failure);
+          const delay = (deps.retryDelay ?? retryDelay)(attempt, failure);
           writer.save(writer.create<RetryPart>({ type: "retry", attempt, error: failure, time: { created: deps.now() } }));
           deps.status.set(sessionID, { type: "retry", attempt, message: retry, next: deps.now() + delay });
           try {

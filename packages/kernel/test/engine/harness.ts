@@ -95,7 +95,10 @@ export interface TestKernel {
 }
 
 /** A kernel over a temp git project with an in-memory store, the given plugins, and model "mock/mock-model". */
-export async function testKernel(plugins: PluginDefinition[], options: { config?: Record<string, unknown> } = {}): Promise<TestKernel> {
+export async function testKernel(
+  plugins: PluginDefinition[],
+  options: { config?: Record<string, unknown>; storePath?: string } = {},
+): Promise<TestKernel> {
   const root = mkdtempSync(join(tmpdir(), "tessera-engine-"));
   const dir = join(root, "project");
   mkdirSync(join(dir, ".git"), { recursive: true });
@@ -116,8 +119,9 @@ export async function testKernel(plugins: PluginDefinition[], options: { config?
     plugins,
     discover: false,
     env,
-    storePath: ":memory:",
+    storePath: options.storePath ?? ":memory:",
     flushIntervalMs: 5,
+    retryDelay: (attempt) => 5 * attempt,
     log: (record) => logs.push(record),
   });
   return { kernel, dir, logs };
