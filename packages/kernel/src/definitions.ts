@@ -1,6 +1,7 @@
 import type { LanguageModel } from "ai";
 import type { z } from "zod";
 import type { PermissionRequest, PermissionStatus } from "./hooks/types.js";
+import type { SessionStore } from "./session/session-store.js";
 
 /** What a tool's `execute` gets besides its arguments. */
 export interface ToolContext {
@@ -129,10 +130,21 @@ export interface CommandDefinition {
   readonly model?: string;
 }
 
-/** What a compaction strategy gets: the session, the model in use and a way to run the hidden compaction agent. */
+/**
+ * What a compaction strategy gets: the session, the store to read and write its messages (mark tool
+ * outputs compacted, store a summary message with `summary: true`), and the model in use to write
+ * the summary with (for example with the hidden `compaction` agent's prompt).
+ */
 export interface CompactionContext {
   readonly sessionID: string;
-  readonly model: { readonly providerID: string; readonly modelID: string; readonly info?: ModelInfo };
+  readonly store: SessionStore;
+  readonly model: {
+    readonly providerID: string;
+    readonly modelID: string;
+    readonly info?: ModelInfo;
+    /** The model itself, when it could be resolved. */
+    readonly language?: KernelLanguageModel;
+  };
   readonly abort: AbortSignal;
   /** Tokens the last finished step used (prompt + output), for overflow decisions. */
   readonly lastTokens?: number;

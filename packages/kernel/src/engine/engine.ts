@@ -5,7 +5,7 @@ import type { SessionInfo } from "../session/session-info.js";
 import type { EngineContext } from "./context.js";
 import { MessagePartUpdated, MessageUpdated, SessionCreated, SessionDeleted, SessionUpdated } from "./events.js";
 import { runLoop } from "./loop.js";
-import { parseModelRef } from "./models.js";
+import { parseModelRef, resolveModel } from "./models.js";
 import type { PermissionAsker } from "./permission.js";
 import { DEFAULT_AGENT } from "./builtin-agents.js";
 import { defaultTitle, generateTitle } from "./title.js";
@@ -126,10 +126,11 @@ export class SessionEngine {
       { message: built.message, parts: built.parts },
     );
     const message = hooked.message as typeof built.message;
-    const parts = hooked.parts as typeof built.parts;
+    // Parts a tap added carry no session or message id: the stored (and published) parts get them here.
+    const parts = (hooked.parts as typeof built.parts).map((part) => ({ ...part, sessionID: session.id, messageID: message.id }));
     this.ctx.store.transaction(() => {
       this.ctx.store.updateMessage(message);
-      for (const part of parts) this.ctx.store.updatePart({ ...part, sessionID: session.id, messageID: message.id });
+      for (const part of parts) this.ctx.store.updatePart(part);
     });
     this.ctx.bus.publish(MessageUpdated, { info: message });
     for (const part of parts) this.ctx.bus.publish(MessagePartUpdated, { part });
@@ -186,7 +187,14 @@ export class SessionEngine {
     const user = this.lastUser(sessionID);
     if (!user) return "unavailable";
     const controller = new AbortController();
-    return strategy.compact({ sessionID, model: user.model, abort: controller.signal, reason: "manual" });
+    const model = await resolveModel(this.ctx.providers, user.model);
+    return strategy.compact({
+      sessionID,
+      store: this.ctx.store,
+      model: { ...user.model, language: model.language, ...(model.info ? { info: model.info } : {}) },
+      abort: controller.signal,
+      reason: "manual",
+    });
   }
 
   /** Waits for running loops and titles, then closes the store. */

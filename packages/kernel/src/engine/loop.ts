@@ -14,6 +14,8 @@ import { emptyTokens } from "./usage.js";
 
 /** Steps an agent may take in one turn when it does not set `maxSteps`. */
 export const DEFAULT_MAX_STEPS = 100;
+/** Compactions in a row without a model step in between before the loop gives up. */
+export const MAX_CONSECUTIVE_COMPACTIONS = 3;
 
 export interface LoopHooks {
   /** Runs a subagent in a child session. */
@@ -30,11 +32,20 @@ export interface LoopHooks {
  */
 export async function runLoop(ctx: EngineContext, sessionID: string, abort: AbortSignal, hooks: LoopHooks): Promise<void> {
   let step = 0;
+  let compactions = 0;
+  const compact = async (strategy: CompactionStrategy, context: CompactionContext, session: SessionInfo) => {
+    if (++compactions > MAX_CONSECUTIVE_COMPACTIONS) {
+      failTurn(ctx, session, state.lastUser!.id, `compaction ran ${MAX_CONSECUTIVE_COMPACTIONS} times in a row without making room; stopping`);
+      return "stop";
+    }
+    return strategy.compact(context);
+  };
+  let state: TurnState;
   while (!abort.aborted) {
     const session = ctx.store.getSession(sessionID);
     if (!session) throw new Error(`session ${sessionID} does not exist`);
     const history = ctx.store.listMessages(sessionID);
-    const state = turnState(history);
+    state = turnState(history);
     if (isTurnDone(state)) break;
     const user = state.lastUser!;
     step++;
@@ -59,8 +70,8 @@ export async function runLoop(ctx: EngineContext, sessionID: string, abort: Abor
     }
 
     const strategy = ctx.compactions.list()[0];
-    if (strategy && state.lastFinished && (await isOverflow(strategy, compactionContext(session, model, abort, state, "overflow")))) {
-      if ((await strategy.compact(compactionContext(session, model, abort, state, "overflow"))) === "stop") break;
+    if (strategy && state.lastFinished && (await isOverflow(strategy, compactionContext(ctx, session, model, abort, state, "overflow")))) {
+      if ((await compact(strategy, compactionContext(ctx, session, model, abort, state, "overflow"), session)) === "stop") break;
       continue;
     }
 
@@ -77,19 +88,20 @@ export async function runLoop(ctx: EngineContext, sessionID: string, abort: Abor
       subtask: (input) => hooks.subtask(session, input, abort),
     });
     if (step === 1) hooks.afterFirstStep(session, history);
+    compactions = 0;
     if (outcome === "compact") {
       if (!strategy) {
+        const provider = message.error?.message ? ` (the provider said: ${message.error.message})` : "";
         const error = {
           name: "ContextOverflowError" as const,
-          message:
-            "The conversation no longer fits the model's context window, and no compaction plugin is loaded to shrink it. Add @tessera/plugin-compaction to your plugins, or start a new session.",
+          message: `The conversation no longer fits the model's context window${provider}, and no compaction plugin is loaded to shrink it. Add @tessera/plugin-compaction to your plugins, or start a new session.`,
         };
         message.error = error;
         ctx.store.updateMessage(message);
         ctx.bus.publish(SessionErrored, { sessionID, messageID: message.id, error });
         break;
       }
-      if ((await strategy.compact(compactionContext(session, model, abort, state, "provider-overflow"))) === "stop") break;
+      if ((await compact(strategy, compactionContext(ctx, session, model, abort, state, "provider-overflow"), session)) === "stop") break;
       continue;
     }
     if (outcome === "stop" || step >= maxSteps) break;
@@ -97,6 +109,7 @@ export async function runLoop(ctx: EngineContext, sessionID: string, abort: Abor
 }
 
 function compactionContext(
+  ctx: EngineContext,
   session: SessionInfo,
   model: ResolvedModel,
   abort: AbortSignal,
@@ -106,7 +119,8 @@ function compactionContext(
   const t = state.lastFinished?.tokens;
   return {
     sessionID: session.id,
-    model: { ...model.ref, ...(model.info ? { info: model.info } : {}) },
+    store: ctx.store,
+    model: { ...model.ref, language: model.language, ...(model.info ? { info: model.info } : {}) },
     abort,
     ...(t ? { lastTokens: t.input + t.output + t.reasoning + t.cache.read + t.cache.write } : {}),
     reason,

@@ -54,13 +54,18 @@ function userContent(parts: readonly Part[]) {
   const content: Array<{ type: "text"; text: string } | { type: "file"; data: URL | string; mediaType: string; filename?: string }> = [];
   for (const part of parts) {
     if (part.type === "text" && !part.ignored && part.text !== "") content.push({ type: "text", text: part.text });
-    else if (part.type === "file") content.push(filePart(part));
+    else if (part.type === "file" && !readAsText(part)) content.push(filePart(part));
     else if (part.type === "compaction") content.push({ type: "text", text: "What did we do so far?" });
     else if (part.type === "subtask") {
       content.push({ type: "text", text: `The "${part.agent}" agent was asked to: ${part.description}` });
     }
   }
   return content;
+}
+
+/** A local text file, directory or unreadable binary: its synthetic text part already carries what the model may see. */
+function readAsText(part: FilePart): boolean {
+  return part.url.startsWith("file:") && ["text/plain", "application/x-directory", "application/octet-stream"].includes(part.mediaType);
 }
 
 function filePart(part: FilePart) {

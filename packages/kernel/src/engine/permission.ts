@@ -76,7 +76,7 @@ export class PermissionGate {
       const by = decision.decidedBy ?? "plugin";
       decided("deny", by, decision.reason);
       throw new PermissionDeniedError(
-        `Permission denied: ${describeRequest(request)}. ${decision.reason ?? `Denied by ${by}.`}`,
+        `Permission denied: ${describeRequest(request)}. ${decision.reason ? `${decision.reason} (decided by ${by})` : `Denied by ${by}.`}`,
         request,
         by,
       );

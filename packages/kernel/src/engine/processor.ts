@@ -107,6 +107,8 @@ export async function processStep(deps: ProcessorDeps & { trigger: Trigger }, re
   } finally {
     writer.flush();
     runner.interrupt(abort.aborted ? "Tool execution aborted" : "Tool execution was interrupted");
+    // An abort while tools ran after the model's stream had ended still marks the message aborted.
+    if (abort.aborted && !message.error) message.error = abortedError();
     message.time.completed = deps.now();
     writer.saveMessage();
   }
@@ -197,11 +199,13 @@ async function streamOnce(
         runner.inputDelta(event.id, event.delta);
         break;
       case "tool-call":
-        if ("invalid" in event && event.invalid) {
+        if (event.providerExecuted) {
+          // The provider runs it and streams its result; the SDK flags it invalid because the kernel's
+          // tool set does not declare provider tools, so that flag is not the model's mistake here.
+          if (!runner.get(event.toolCallId)) runner.pending(event.toolCallId, event.toolName);
+        } else if ("invalid" in event && event.invalid) {
           const reason = (event as { error?: unknown }).error;
           runner.fail(event.toolCallId, event.toolName, event.input, invalidCallMessage(event.toolName, reason, request.tools));
-        } else if (event.providerExecuted) {
-          runner.pending(event.toolCallId, event.toolName);
         } else {
           runner.call(event.toolCallId, event.toolName, event.input);
         }

@@ -46,6 +46,8 @@ export class ToolRunner {
   /** The model finished a call: run it through the chokepoint. */
   call(callID: string, tool: string, input: unknown): void {
     const part = this.parts.get(callID) ?? this.pending(callID, tool);
+    // A repaired call (ECHO → echo) has its tool's real name; the pending part has the model's spelling.
+    part.tool = tool;
     const args = isRecord(input) ? input : {};
     const start = this.deps.now();
     part.state = { status: "running", input: args, time: { start } };

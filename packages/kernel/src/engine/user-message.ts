@@ -1,6 +1,6 @@
 import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from "node:fs";
 import { extname, isAbsolute, relative, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import type { AgentDefinition } from "../definitions.js";
 import { newId } from "../session/ids.js";
 import type { ModelRef, UserMessage } from "../session/message.js";
@@ -9,11 +9,13 @@ import type { AgentPart, FilePart, Part, TextPart } from "../session/part.js";
 /** Caps for `@file` attachments read into the prompt. */
 export const MENTION_MAX_BYTES = 50 * 1024;
 export const MENTION_MAX_ENTRIES = 200;
+/** Images larger than this are not inlined into the prompt. */
+export const IMAGE_MAX_BYTES = 10 * 1024 * 1024;
 
 export interface PromptFile {
   /** A path (relative to the project) or a URL (`data:`, `file:`, `https:`). */
   readonly path?: string;
-  readonly url?: string;
+  readonly url?: string | undefined;
   readonly mediaType?: string;
   readonly filename?: string;
 }
@@ -74,6 +76,11 @@ export function buildUserMessage(input: UserMessageInput): { message: UserMessag
       continue;
     }
     const path = isAbsolute(name) ? name : resolve(input.directory, name);
+    const image = imagePart(path, input.directory, base);
+    if (image) {
+      parts.push({ ...image, source: { type: "file", path, text: source } });
+      continue;
+    }
     const read = readMention(path, input.directory);
     if (!read) continue;
     parts.push({
@@ -95,6 +102,10 @@ function synthetic(base: { sessionID: string; messageID: string }, text: string)
 }
 
 function attachFile(file: PromptFile, directory: string, base: { sessionID: string; messageID: string }): Part[] {
+  if (file.url?.startsWith("file:")) {
+    // The model cannot fetch file: URLs; read the file like a path.
+    return attachFile({ ...file, url: undefined, path: fileURLToPath(file.url) }, directory, base);
+  }
   if (file.url) {
     return [
       {
@@ -108,17 +119,28 @@ function attachFile(file: PromptFile, directory: string, base: { sessionID: stri
     ];
   }
   const path = resolve(directory, file.path ?? "");
-  const image = IMAGE_TYPES[extname(path).toLowerCase()];
-  if (image) {
-    const data = readFileSync(path).toString("base64");
-    return [{ id: newId("part"), ...base, type: "file", mediaType: image, url: `data:${image};base64,${data}`, filename: relative(directory, path) }];
-  }
+  const image = imagePart(path, directory, base);
+  if (image) return [image];
   const read = readMention(path, directory);
   if (!read) throw new Error(`cannot attach ${file.path}: no such file or directory`);
   return [
     { id: newId("part"), ...base, type: "file", mediaType: read.mediaType, url: pathToFileURL(path).href, filename: relative(directory, path) },
     synthetic(base, read.text),
   ];
+}
+
+/** An image file as an inline data URL part (models cannot fetch local files), or undefined. */
+function imagePart(path: string, directory: string, base: { sessionID: string; messageID: string }): FilePart | undefined {
+  const mediaType = IMAGE_TYPES[extname(path).toLowerCase()];
+  if (!mediaType) return undefined;
+  let data: string;
+  try {
+    if (statSync(path).size > IMAGE_MAX_BYTES) return undefined;
+    data = readFileSync(path).toString("base64");
+  } catch {
+    return undefined;
+  }
+  return { id: newId("part"), ...base, type: "file", mediaType, url: `data:${mediaType};base64,${data}`, filename: relative(directory, path) };
 }
 
 /** The text a synthetic read of a file or directory gives the model, or undefined when it does not exist. */
