@@ -121,13 +121,26 @@ function configIssue(file: string, error: z.ZodError): ConfigError {
   let message = issue.message;
   if (issue.code === "unrecognized_keys") {
     const unknown = issue.keys[0]!;
-    const suggestion = closest(unknown, Object.keys(ConfigSchema.shape));
+    const suggestion = closest(unknown, keysAt(ConfigSchema, issue.path));
     const where = joinKey(key, unknown);
     message = `unknown key "${unknown}"${suggestion ? `; did you mean "${suggestion}"?` : ""}`;
     return new ConfigError(file, where, message, error);
   }
   const more = error.issues.length > 1 ? ` (and ${error.issues.length - 1} more)` : "";
   return new ConfigError(file, key || undefined, `${message}${more}`, error);
+}
+
+/** The keys allowed by the object schema at `path` (so a nested typo is matched against its siblings). */
+function keysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
+  const unwrap = (s: z.ZodType | undefined): z.ZodType | undefined =>
+    s instanceof z.ZodOptional || s instanceof z.ZodDefault ? unwrap(s.unwrap() as z.ZodType) : s;
+  let current = unwrap(schema);
+  for (const part of path) {
+    if (current instanceof z.ZodObject) current = unwrap((current.shape as Record<string, z.ZodType>)[String(part)]);
+    else if (current instanceof z.ZodRecord) current = unwrap(current.valueType as z.ZodType);
+    else return [];
+  }
+  return current instanceof z.ZodObject ? Object.keys(current.shape) : [];
 }
 
 /** The closest candidate by edit distance, when it is close enough to be a typo. */

@@ -1,4 +1,5 @@
 import { AsyncSeriesHook } from "tapable";
+import { PluginError } from "../errors.js";
 import type { HookInput, HookName, HookOutput, PermissionAskOutput } from "./types.js";
 
 /**
@@ -21,6 +22,8 @@ export interface HookSpec<K extends HookName> {
 const denyOnError = (output: PermissionAskOutput, error: Error) => {
   output.status = "deny";
   output.reason = `denied because a permission plugin failed: ${error.message}`;
+  // The failing plugin made this decision, not whichever tap changed the status before it.
+  if (PluginError.isInstance(error)) output.decidedBy = error.plugin;
 };
 
 /** The hook table: every hook, its failure policy and what it is for, at one glance. */

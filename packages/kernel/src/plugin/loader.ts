@@ -73,6 +73,10 @@ export async function preparePlugins(
         fail(label, "import", request.source, `importing ${file} threw: ${(error as Error).message}`, error);
         continue;
       }
+      // Once imported, a plugin is known by its name, so a validate failure names it and its
+      // dependents are told it failed to load (not that it is missing from config).
+      const named = typeof exported === "object" && exported !== null ? (exported as { name?: unknown }).name : undefined;
+      if (typeof named === "string" && named !== "") label = named;
     }
 
     const shape = checkPluginShape(exported);
