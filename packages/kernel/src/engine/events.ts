@@ -31,6 +31,12 @@ export const MessagePartUpdated = defineEvent(
   z.object({ part: PartSchema, delta: z.string().optional() }),
 );
 
+/** A part was removed (a retried attempt's half-streamed text, for example). */
+export const MessagePartRemoved = defineEvent(
+  "message.part.removed",
+  z.object({ sessionID: z.string(), messageID: z.string(), partID: z.string() }),
+);
+
 export const PermissionReplySchema = z.enum(["once", "always", "reject"]);
 export type PermissionReply = z.infer<typeof PermissionReplySchema>;
 

@@ -26,6 +26,7 @@ export {
   SessionErrored,
   MessageUpdated,
   MessagePartUpdated,
+  MessagePartRemoved,
   PermissionAsked,
   PermissionReplied,
   PermissionDecided,

@@ -3,7 +3,7 @@ import { newId } from "../session/ids.js";
 import type { AssistantMessage } from "../session/message.js";
 import type { Part, ReasoningPart, TextPart } from "../session/part.js";
 import type { SessionStore } from "../session/session-store.js";
-import { MessagePartUpdated, MessageUpdated } from "./events.js";
+import { MessagePartRemoved, MessagePartUpdated, MessageUpdated } from "./events.js";
 
 /** How often streamed text is written to the store; deltas reach the bus at once. */
 export const DEFAULT_FLUSH_INTERVAL_MS = 200;
@@ -52,6 +52,7 @@ export class PartWriter {
   remove(part: Part): void {
     this.unflushed.delete(part.id);
     this.store.removePart(part.id);
+    this.bus.publish(MessagePartRemoved, { sessionID: part.sessionID, messageID: part.messageID, partID: part.id });
   }
 
   saveMessage(): void {

@@ -84,7 +84,8 @@ export async function processStep(deps: ProcessorDeps & { trigger: Trigger }, re
         if (retry && attempt < MAX_RETRY_ATTEMPTS) {
           attempt++;
           // The failed attempt's half-streamed text and never-run calls are dropped; the retry streams them anew.
-          for (const part of created) if (part.type === "text" || part.type === "reasoning") writer.remove(part);
+          // A step-finish stays: its usage was billed and is already on the message.
+          for (const part of created) if (part.type !== "step-finish") writer.remove(part);
           runner.dropPending();
           const delay = (deps.retryDelay ?? retryDelay)(attempt, failure);
           writer.save(writer.create<RetryPart>({ type: "retry", attempt, error: failure, time: { created: deps.now() } }));
@@ -154,7 +155,7 @@ async function streamOnce(
         break;
       case "start-step": {
         const extra = await deps.trigger("step.start", { sessionID, messageID: message.id }, { parts: [] });
-        saveExtraParts(deps, writer, extra.parts);
+        created.push(...saveExtraParts(deps, writer, extra.parts));
         created.push(writer.save(writer.create({ type: "step-start" })));
         break;
       }
@@ -248,17 +249,21 @@ async function streamOnce(
 }
 
 /** Parts a plugin added in `step.start` / `step.finish` (a snapshot's patch …), validated before they are stored. */
-function saveExtraParts(deps: ProcessorDeps, writer: PartWriter, parts: readonly unknown[]): void {
+function saveExtraParts(deps: ProcessorDeps, writer: PartWriter, parts: readonly unknown[]): Part[] {
+  const saved: Part[] = [];
   for (const raw of parts) {
+    const given = (raw as { id?: unknown }).id;
     const parsed = PartSchema.safeParse({
-      id: newId("part"),
       ...(raw as object),
+      // Plugins may leave the id out or make up their own; the store needs an ascending prt_ id.
+      id: typeof given === "string" && given.startsWith("prt_") ? given : newId("part"),
       sessionID: writer.message.sessionID,
       messageID: writer.message.id,
     });
-    if (parsed.success) writer.save(parsed.data);
+    if (parsed.success) saved.push(writer.save(parsed.data));
     else deps.log.warn(`a plugin added an invalid part to a step; it was dropped: ${parsed.error.message}`);
   }
+  return saved;
 }
 
 function abortedError(): MessageError {
