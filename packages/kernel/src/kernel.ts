@@ -183,10 +183,14 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
     errors.push(error);
   };
 
+  const disabled = new Set(config.config.disabled_plugins ?? []);
+  const candidates = prepared.candidates.filter((c) => !disabled.has(c.name));
   const failedNames = new Map(errors.map((e) => [e.plugin, e.stage]));
-  const { ordered, rejected } = orderByDependencies(prepared.candidates, (dep) =>
-    failedNames.has(dep) ? `which failed to load (stage ${failedNames.get(dep)})` : "which is not listed in config",
-  );
+  const { ordered, rejected } = orderByDependencies(candidates, (dep) => {
+    if (disabled.has(dep)) return "which is disabled in config (disabled_plugins)";
+    if (failedNames.has(dep)) return `which failed to load (stage ${failedNames.get(dep)})`;
+    return "which is not listed in config";
+  });
   for (const { node, reason } of rejected) fail(node, "validate", reason);
 
   const loaded: Array<{ candidate: PluginCandidate; hooks: HookName[]; dispose?: Dispose }> = [];

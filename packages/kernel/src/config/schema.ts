@@ -64,6 +64,10 @@ export const ConfigSchema = z
     $schema: z.string().optional().describe("JSON Schema for editor completion"),
     plugins: z.array(PluginSpecSchema).optional().describe("Plugins to load, in order"),
     strict: z.boolean().optional().describe("Fail on the first plugin that does not load, instead of reporting it"),
+    disabled_plugins: z
+      .array(z.string().min(1))
+      .optional()
+      .describe("Names of plugins not to load, e.g. a standard plugin the CLI loads by default"),
     timeouts: z
       .strictObject({
         hook: z.number().int().positive().optional().describe("Milliseconds one tap may take per call (default 10000)"),
