@@ -32,10 +32,19 @@ export function table(headers, rows) {
 }
 
 /** A fresh temp folder; removed by `cleanup()` (also on exit). */
+const tempDirs = new Set();
+// One exit listener for all temp folders (one per folder would trip MaxListenersExceededWarning).
+process.once("exit", () => {
+  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+});
+
 export function tempRoot(prefix) {
   const dir = mkdtempSync(join(tmpdir(), prefix));
-  const cleanup = () => rmSync(dir, { recursive: true, force: true });
-  process.once("exit", cleanup);
+  tempDirs.add(dir);
+  const cleanup = () => {
+    tempDirs.delete(dir);
+    rmSync(dir, { recursive: true, force: true });
+  };
   return { dir, cleanup };
 }
 

@@ -1,7 +1,8 @@
 // Benchmarks for @tessera/kernel (not tests: nothing is asserted). Needs a build: `pnpm build`.
-//   node bench/run.mjs [--only=dispatch,start,imports] [--quick]
-// Prints tables to stdout and writes the same figures to bench/results.json.
-import { existsSync, writeFileSync } from "node:fs";
+//   node bench/run.mjs [--only=dispatch,start,imports,engine] [--quick]
+// Prints tables to stdout and merges the same figures into bench/results.json (sections not run
+// keep their previous figures).
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { runDispatch } from "./dispatch.mjs";
@@ -15,7 +16,7 @@ const TARGET_WARM_START_MS = 100;
 const args = process.argv.slice(2);
 const quick = args.includes("--quick");
 const onlyArg = args.find((a) => a.startsWith("--only="));
-const only = new Set(onlyArg ? onlyArg.slice("--only=".length).split(",") : ["dispatch", "start", "imports"]);
+const only = new Set(onlyArg ? onlyArg.slice("--only=".length).split(",") : ["dispatch", "start", "imports", "engine"]);
 
 if (!existsSync(kernelEntry)) {
   console.error(`${kernelEntry} is missing; build first: pnpm --filter @tessera/kernel build`);
@@ -99,7 +100,21 @@ if (only.has("imports")) {
   );
 }
 
+if (only.has("engine")) {
+  // Imported only when run: it loads the AI SDK, which the other benchmarks do not need.
+  const { printEngine, runEngine } = await import("./engine.mjs");
+  const api = await import(pathToFileURL(kernelEntry).href);
+  results.engine = await runEngine(api, { quick });
+  printEngine(results.engine);
+}
+
 const file = join(benchDir, "results.json");
 results.totalSeconds = round((performance.now() - started) / 1000, 1);
-writeFileSync(file, JSON.stringify(results, null, 2) + "\n");
+let previous = {};
+try {
+  previous = JSON.parse(readFileSync(file, "utf8"));
+} catch {
+  // no previous results (or unreadable): write these alone
+}
+writeFileSync(file, JSON.stringify({ ...previous, ...results }, null, 2) + "\n");
 console.log(`\nwrote ${file} (${results.totalSeconds} s)`);

@@ -148,102 +148,110 @@ async function streamOnce(
     },
   });
 
-  for await (const event of result.stream) {
-    switch (event.type) {
-      case "start":
-        deps.status.set(sessionID, { type: "busy" });
-        break;
-      case "start-step": {
-        const extra = await deps.trigger("step.start", { sessionID, messageID: message.id }, { parts: [] });
-        created.push(...saveExtraParts(deps, writer, extra.parts));
-        created.push(writer.save(writer.create({ type: "step-start" })));
-        break;
-      }
-      case "text-start":
-      case "reasoning-start": {
-        const part =
-          event.type === "text-start"
-            ? writer.create<TextPart>({ type: "text", text: "", time: { start: deps.now() } })
-            : writer.create<ReasoningPart>({ type: "reasoning", text: "", time: { start: deps.now() } });
-        streaming.set(event.id, part);
-        created.push(writer.save(part));
-        break;
-      }
-      case "text-delta":
-      case "reasoning-delta": {
-        const part = streaming.get(event.id);
-        if (part) writer.append(part, event.text);
-        break;
-      }
-      case "text-end":
-      case "reasoning-end": {
-        const part = streaming.get(event.id);
-        if (!part) break;
-        streaming.delete(event.id);
-        part.time = { start: part.time?.start ?? deps.now(), end: deps.now() };
-        if (event.providerMetadata) part.metadata = { providerOptions: event.providerMetadata };
-        if (part.type === "text") {
-          const done = await deps.trigger(
-            "text.complete",
-            { sessionID, messageID: message.id, partID: part.id },
-            { text: part.text },
+  try {
+    for await (const event of result.stream) {
+      switch (event.type) {
+        case "start":
+          deps.status.set(sessionID, { type: "busy" });
+          break;
+        case "start-step": {
+          const extra = await deps.trigger("step.start", { sessionID, messageID: message.id }, { parts: [] });
+          created.push(...saveExtraParts(deps, writer, extra.parts));
+          created.push(writer.save(writer.create({ type: "step-start" })));
+          break;
+        }
+        case "text-start":
+        case "reasoning-start": {
+          const part =
+            event.type === "text-start"
+              ? writer.create<TextPart>({ type: "text", text: "", time: { start: deps.now() } })
+              : writer.create<ReasoningPart>({ type: "reasoning", text: "", time: { start: deps.now() } });
+          streaming.set(event.id, part);
+          created.push(writer.save(part));
+          break;
+        }
+        case "text-delta":
+        case "reasoning-delta": {
+          const part = streaming.get(event.id);
+          if (part) writer.append(part, event.text);
+          break;
+        }
+        case "text-end":
+        case "reasoning-end": {
+          const part = streaming.get(event.id);
+          if (!part) break;
+          streaming.delete(event.id);
+          part.time = { start: part.time?.start ?? deps.now(), end: deps.now() };
+          if (event.providerMetadata) part.metadata = { providerOptions: event.providerMetadata };
+          if (part.type === "text") {
+            const done = await deps.trigger(
+              "text.complete",
+              { sessionID, messageID: message.id, partID: part.id },
+              { text: part.text },
+            );
+            part.text = done.text;
+          }
+          writer.save(part);
+          break;
+        }
+        case "tool-input-start":
+          runner.pending(event.id, event.toolName);
+          break;
+        case "tool-input-delta":
+          runner.inputDelta(event.id, event.delta);
+          break;
+        case "tool-call":
+          if (event.providerExecuted) {
+            // The provider runs it and streams its result; the SDK flags it invalid because the kernel's
+            // tool set does not declare provider tools, so that flag is not the model's mistake here.
+            if (!runner.get(event.toolCallId)) runner.pending(event.toolCallId, event.toolName);
+          } else if ("invalid" in event && event.invalid) {
+            const reason = (event as { error?: unknown }).error;
+            runner.fail(event.toolCallId, event.toolName, event.input, invalidCallMessage(event.toolName, reason, request.tools));
+          } else {
+            runner.call(event.toolCallId, event.toolName, event.input);
+          }
+          break;
+        case "tool-result":
+          runner.providerResult(event.toolCallId, event.toolName, event.input, event.output);
+          break;
+        case "tool-error": {
+          const part = runner.get(event.toolCallId);
+          if (!part || part.state.status === "pending" || (part.state.status === "running" && event.providerExecuted)) {
+            runner.fail(event.toolCallId, event.toolName, event.input, errorText(event.error));
+          }
+          break;
+        }
+        case "finish-step": {
+          const { tokens, cost } = stepUsage(event.usage, request.modelInfo?.cost, event.providerMetadata);
+          message.tokens = addTokens(message.tokens, tokens);
+          message.cost += cost;
+          message.finish = event.finishReason;
+          created.push(
+            writer.save(writer.create<StepFinishPart>({ type: "step-finish", reason: event.finishReason, tokens, cost })),
           );
-          part.text = done.text;
+          const extra = await deps.trigger(
+            "step.finish",
+            { sessionID, messageID: message.id, usage: tokens, finishReason: event.finishReason },
+            { parts: [] },
+          );
+          saveExtraParts(deps, writer, extra.parts);
+          writer.saveMessage();
+          break;
         }
-        writer.save(part);
-        break;
+        case "error":
+          throw event.error;
+        case "abort":
+          throw abort.reason ?? new DOMException("The step was aborted", "AbortError");
+        default:
+          break;
       }
-      case "tool-input-start":
-        runner.pending(event.id, event.toolName);
-        break;
-      case "tool-input-delta":
-        runner.inputDelta(event.id, event.delta);
-        break;
-      case "tool-call":
-        if (event.providerExecuted) {
-          // The provider runs it and streams its result; the SDK flags it invalid because the kernel's
-          // tool set does not declare provider tools, so that flag is not the model's mistake here.
-          if (!runner.get(event.toolCallId)) runner.pending(event.toolCallId, event.toolName);
-        } else if ("invalid" in event && event.invalid) {
-          const reason = (event as { error?: unknown }).error;
-          runner.fail(event.toolCallId, event.toolName, event.input, invalidCallMessage(event.toolName, reason, request.tools));
-        } else {
-          runner.call(event.toolCallId, event.toolName, event.input);
-        }
-        break;
-      case "tool-result":
-        runner.providerResult(event.toolCallId, event.toolName, event.input, event.output);
-        break;
-      case "tool-error": {
-        const part = runner.get(event.toolCallId);
-        if (!part || part.state.status === "pending" || (part.state.status === "running" && event.providerExecuted)) {
-          runner.fail(event.toolCallId, event.toolName, event.input, errorText(event.error));
-        }
-        break;
-      }
-      case "finish-step": {
-        const { tokens, cost } = stepUsage(event.usage, request.modelInfo?.cost, event.providerMetadata);
-        message.tokens = addTokens(message.tokens, tokens);
-        message.cost += cost;
-        message.finish = event.finishReason;
-        created.push(
-          writer.save(writer.create<StepFinishPart>({ type: "step-finish", reason: event.finishReason, tokens, cost })),
-        );
-        const extra = await deps.trigger(
-          "step.finish",
-          { sessionID, messageID: message.id, usage: tokens, finishReason: event.finishReason },
-          { parts: [] },
-        );
-        saveExtraParts(deps, writer, extra.parts);
-        writer.saveMessage();
-        break;
-      }
-      case "error":
-        throw event.error;
-      case "abort":
-        throw abort.reason ?? new DOMException("The step was aborted", "AbortError");
-      default:
-        break;
+    }
+  } finally {
+    // Text cut off by an error or abort still ends: it keeps what streamed, with an end time.
+    for (const part of streaming.values()) {
+      part.time = { start: part.time?.start ?? deps.now(), end: deps.now() };
+      writer.save(part);
     }
   }
 }
@@ -277,5 +285,6 @@ function errorText(error: unknown): string {
 function invalidCallMessage(tool: string, reason: unknown, tools: Record<string, Tool>): string {
   const names = Object.keys(tools);
   if (!names.includes(tool)) return `Unknown tool "${tool}". Available tools: ${names.join(", ") || "none"}.`;
-  return `Invalid input for tool "${tool}": ${errorText(reason)}. Fix the input and call the tool again.`;
+  const detail = errorText(reason).replace(/^Invalid input for tool [^:]*:\s*/, "");
+  return `Invalid input for tool "${tool}": ${detail}. Fix the input and call the tool again.`;
 }
