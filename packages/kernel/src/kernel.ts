@@ -207,6 +207,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
       root: config.root,
       config: config.config,
       paths,
+      env,
       log,
       bus,
       hooks,

@@ -301,7 +301,19 @@ describe("the JSON Schema", () => {
   test("describes every top-level config key and rejects unknown ones", () => {
     const schema = configJsonSchema() as { properties: Record<string, unknown>; additionalProperties: unknown };
     expect(Object.keys(schema.properties).sort()).toEqual(
-      ["$schema", "plugins", "strict", "timeouts", "log_level", "model", "small_model", "provider", "agent", "permission"].sort(),
+      [
+        "$schema",
+        "plugins",
+        "strict",
+        "disabled_plugins",
+        "timeouts",
+        "log_level",
+        "model",
+        "small_model",
+        "provider",
+        "agent",
+        "permission",
+      ].sort(),
     );
     expect(schema.additionalProperties).toBe(false);
   });

@@ -1,8 +1,7 @@
 /** Rule 3: plugins the kernel refuses — missing dependencies, duplicate names, unsupported kernel ranges. */
 import { describe, expect, test } from "vitest";
-import { ErrorCodes, KERNEL_API_VERSION, PluginLoadError, type ChatSystemInput, type Kernel } from "@tessera/kernel";
+import { createKernel, ErrorCodes, KERNEL_API_VERSION, PluginLoadError, type ChatSystemInput, type Kernel } from "@tessera/kernel";
 import { kernelFor, kernelWith, plugin, project, rejectionOf } from "./helpers.js";
-import { createKernel } from "@tessera/kernel";
 
 const input: ChatSystemInput = { sessionID: "s1", agent: "build", model: { providerID: "p", modelID: "m" } };
 const loadedNames = (kernel: Kernel) => kernel.describe().plugins.map((p) => p.name);

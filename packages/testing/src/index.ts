@@ -3,6 +3,8 @@
  *
  * `startScriptedServer` runs a scripted model on 127.0.0.1 that speaks the OpenAI Chat
  * Completions wire format (SSE), so the real HTTP path of the agent can be tested without keys.
+ * `startAnthropicServer`, `startResponsesServer` and `startGeminiServer` speak the Anthropic
+ * Messages, OpenAI Responses and Gemini `streamGenerateContent` formats with the same scripts.
  */
 export { startScriptedServer } from "./server.js";
 export type {
@@ -21,3 +23,15 @@ export type {
   TurnTiming,
   UsageChunkMode,
 } from "./types.js";
+export { startAnthropicServer, startGeminiServer, startResponsesServer } from "./provider-server.js";
+export type {
+  ProviderScriptEntry,
+  ProviderScriptedServer,
+  ProviderServerOptions,
+  ProviderStreamError,
+  ProviderStreamTurn,
+  ProviderTurn,
+  ProviderTurnFactory,
+  ProviderUsage,
+  ProviderWireFormat,
+} from "./provider-types.js";

@@ -21,20 +21,29 @@ export interface InlinePlugin {
   setup: (...args: never[]) => unknown;
 }
 
+const costSchema = z.object({
+  input: z.number().nonnegative(),
+  output: z.number().nonnegative(),
+  cache_read: z.number().nonnegative().optional(),
+  cache_write: z.number().nonnegative().optional(),
+});
+
 const ModelConfigSchema = z.looseObject({
+  /** The id sent to the provider's API, when it differs from the key. */
+  id: z.string().optional(),
   name: z.string().optional(),
   limit: z.object({ context: z.number().int().positive(), output: z.number().int().positive() }).optional(),
-  cost: z
-    .object({
-      input: z.number().nonnegative(),
-      output: z.number().nonnegative(),
-      cache_read: z.number().nonnegative().optional(),
-      cache_write: z.number().nonnegative().optional(),
-    })
-    .optional(),
+  cost: costSchema
+    .extend({ context_over_200k: costSchema.optional().describe("Prices once the prompt exceeds 200k tokens") })
+    .optional()
+    .describe("USD per million tokens"),
   tool_call: z.boolean().optional(),
   reasoning: z.boolean().optional(),
   attachment: z.boolean().optional(),
+  temperature: z.union([z.number(), z.boolean()]).optional(),
+  options: z.record(z.string(), z.unknown()).optional().describe("Provider options sent with every call of this model"),
+  reasoning_effort: z.enum(["none", "minimal", "low", "medium", "high", "xhigh", "max"]).optional(),
+  thinking_budget: z.number().int().positive().optional(),
 });
 
 const ProviderConfigSchema = z.looseObject({
@@ -42,6 +51,11 @@ const ProviderConfigSchema = z.looseObject({
   name: z.string().optional(),
   options: z.record(z.string(), z.unknown()).optional(),
   models: z.record(z.string(), ModelConfigSchema).optional(),
+  /** `@ai-sdk/openai` only: the Responses API (default) or Chat Completions. */
+  api: z.enum(["responses", "chat"]).optional(),
+  env: z.array(z.string()).optional().describe("Environment variables that hold the API key"),
+  reasoning_effort: z.enum(["none", "minimal", "low", "medium", "high", "xhigh", "max"]).optional(),
+  thinking_budget: z.number().int().positive().optional(),
 });
 
 const AgentConfigSchema = z.looseObject({

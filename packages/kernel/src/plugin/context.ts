@@ -35,6 +35,8 @@ export interface PluginContext {
   /** The resolved config, read-only. */
   readonly config: Readonly<Config>;
   readonly paths: TesseraPaths;
+  /** The environment the kernel runs with (API keys, XDG folders); use it instead of `process.env`. */
+  readonly env: Readonly<NodeJS.ProcessEnv>;
   /** A logger whose records are tagged with this plugin's name. */
   readonly log: Logger;
   readonly bus: Bus;
@@ -65,6 +67,7 @@ export interface ContextDeps {
   readonly root: string;
   readonly config: Readonly<Config>;
   readonly paths: TesseraPaths;
+  readonly env: Readonly<NodeJS.ProcessEnv>;
   readonly log: Logger;
   readonly bus: Bus;
   readonly hooks: HookHost;
@@ -95,6 +98,7 @@ export class StagedContext {
       root: deps.root,
       config: deps.config,
       paths: deps.paths,
+      env: deps.env,
       log: deps.log.child(plugin.name),
       bus: deps.bus,
       tap: (hook, fn, options) => this.tap(hook, fn as HookFn<HookName>, options),
