@@ -10,7 +10,7 @@ import type {
 import { ErrorCodes, TesseraError } from "../errors.js";
 import type { HookHost, TapOptions } from "../hooks/host.js";
 import { isHookName } from "../hooks/table.js";
-import type { HookFn, HookName } from "../hooks/types.js";
+import type { HookFn, HookInput, HookName, HookOutput } from "../hooks/types.js";
 import type { Logger } from "../logger.js";
 import type { TesseraPaths } from "../paths.js";
 import type { Registry } from "../registry.js";
@@ -45,6 +45,11 @@ export interface PluginContext {
    * band, taps run in config order. `timeout` overrides the kernel's hook timeout for this tap.
    */
   tap<K extends HookName>(hook: K, fn: HookFn<K>, options?: TapOptions): void;
+  /**
+   * Runs a hook's taps (every plugin's, under the hook's failure policy), e.g. a bash tool asking
+   * `shell.env` for the environment of a command. Resolves to `output`.
+   */
+  trigger<K extends HookName>(hook: K, input: HookInput<K>, output: HookOutput<K>): Promise<HookOutput<K>>;
   readonly tools: RegistryHandle<ToolDefinition>;
   readonly providers: RegistryHandle<ProviderDefinition>;
   readonly agents: RegistryHandle<AgentDefinition>;
@@ -102,6 +107,7 @@ export class StagedContext {
       log: deps.log.child(plugin.name),
       bus: deps.bus,
       tap: (hook, fn, options) => this.tap(hook, fn as HookFn<HookName>, options),
+      trigger: (hook, input, output) => deps.hooks.trigger(hook, input, output),
       tools: this.handle(registries.tools),
       providers: this.handle(registries.providers),
       agents: this.handle(registries.agents),
