@@ -17,7 +17,7 @@ export interface ToolContext {
    * Asks permission through the kernel (the `permission.ask` hook, then the interactive asker).
    * Resolves when allowed; rejects with a clear error when denied. Headless runs fail closed.
    */
-  ask(request: Omit<PermissionRequest, "sessionID" | "tool">): Promise<void>;
+  ask(request: Omit<PermissionRequest, "sessionID" | "tool" | "agent">): Promise<void>;
   /** Streams a progress title or metadata to the UI while the tool runs. */
   metadata(update: { title?: string; metadata?: Record<string, unknown> }): void;
   /**

@@ -206,6 +206,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
       directory: config.directory,
       root: config.root,
       config: config.config,
+      configSources: config.sources,
       paths,
       env,
       log,

@@ -27,7 +27,7 @@ export const BUILTIN_AGENTS: readonly AgentDefinition[] = deepFreeze<AgentDefini
     // The switches hide the edit tools; the permission also stops edits through any other tool
     // that asks for `edit` (a plugin's refactoring tool, say).
     tools: { edit: false, write: false, patch: false },
-    permission: { edit: "deny", bash: "ask" },
+    permission: { edit: "deny" },
   },
   {
     id: "explore",

@@ -46,7 +46,10 @@ const PermissionRequestEventSchema = z.object({
   permission: z.string(),
   patterns: z.array(z.string()),
   metadata: z.record(z.string(), z.unknown()),
+  agent: z.string().optional(),
   tool: z.object({ messageID: z.string(), callID: z.string() }).optional(),
+  /** Why it asks (the rule, what "always" would store), when the deciding plugin said. */
+  reason: z.string().optional(),
 });
 
 /** A permission request is waiting for the interactive asker. */

@@ -6,6 +6,8 @@ import { PermissionAsked, PermissionDecided, PermissionReplied, type PermissionR
 /** A request as the interactive asker sees it, with an id to answer by. */
 export interface AskRequest extends PermissionRequest {
   readonly id: string;
+  /** Why it asks, from the plugin that left it at "ask" (the rule, what "always" would store). */
+  readonly reason?: string;
 }
 
 /**
@@ -63,6 +65,7 @@ export class PermissionGate {
       permission: request.permission,
       patterns: [...request.patterns],
       metadata: { ...request.metadata },
+      ...(request.agent ? { agent: request.agent } : {}),
       ...(request.tool ? { tool: request.tool } : {}),
     };
     const decided = (status: "allow" | "deny", decidedBy: string, reason?: string) =>
@@ -83,18 +86,20 @@ export class PermissionGate {
     }
     if (!this.asker) {
       const reason = "no one can approve it in a headless run";
-      decided("deny", "headless", reason);
+      decided("deny", "headless", decision.reason ?? reason);
       const pattern = request.patterns[0] ?? "*";
+      // The plugin that left it at "ask" knows the exact rule to suggest; else a generic one.
+      const advice =
+        decision.reason ??
+        `To allow it, add a rule to the config: "permission": { "${request.permission}": { ${JSON.stringify(pattern)}: "allow" } }.`;
       throw new PermissionDeniedError(
-        `Permission denied: ${describeRequest(request)} needs approval, and ${reason}. ` +
-          `To allow it, add a rule to the config: "permission": { "${request.permission}": { ${JSON.stringify(pattern)}: "allow" } }, ` +
-          `or run with --auto.`,
+        `Permission denied: ${describeRequest(request)} needs approval, and ${reason}. ${advice} Or run with --auto.`,
         request,
         "headless",
       );
     }
 
-    const reply = await this.waitForReply({ ...request, id }, signal);
+    const reply = await this.waitForReply({ ...request, id, ...(decision.reason ? { reason: decision.reason } : {}) }, signal);
     this.bus.publish(PermissionReplied, { id, sessionID: request.sessionID, reply, request: event });
     if (reply === "reject") {
       decided("deny", "user", "rejected");
@@ -138,7 +143,9 @@ export class PermissionGate {
         permission: request.permission,
         patterns: [...request.patterns],
         metadata: { ...request.metadata },
+        ...(request.agent ? { agent: request.agent } : {}),
         ...(request.tool ? { tool: request.tool } : {}),
+        ...(request.reason ? { reason: request.reason } : {}),
       });
       if (signal?.aborted) return controller.abort(signal.reason);
       asker(request, controller.signal).then(

@@ -50,7 +50,7 @@ export async function executeToolCall(deps: ToolCallDeps, call: ToolCallRequest)
 
   const ask: ToolContext["ask"] = (request) =>
     deps.gate.ask(
-      { ...request, sessionID: context.sessionID, tool: { messageID: context.messageID, callID: call.callID } },
+      { ...request, sessionID: context.sessionID, agent: context.agent, tool: { messageID: context.messageID, callID: call.callID } },
       context.abort,
     );
   const permissions: ToolPermission[] = tool.permission

@@ -125,6 +125,7 @@ export class ToolRunner {
             patterns: [part.tool],
             metadata: { tool: part.tool, input },
             sessionID: context.sessionID,
+            agent: context.agent,
             tool: { messageID: context.messageID, callID: part.callID },
           },
           context.abort,

@@ -99,6 +99,8 @@ export interface PermissionRequest {
   readonly patterns: readonly string[];
   readonly metadata: Readonly<Record<string, unknown>>;
   readonly sessionID: string;
+  /** The agent whose tool call asks (its rules layer over the global ones). */
+  readonly agent?: string;
   readonly tool?: { readonly messageID: string; readonly callID: string };
 }
 export type PermissionStatus = "ask" | "allow" | "deny";

@@ -34,6 +34,8 @@ export interface PluginContext {
   readonly root: string;
   /** The resolved config, read-only. */
   readonly config: Readonly<Config>;
+  /** Key path → the config file that set it (`permission.bash`), for naming rules in messages. */
+  readonly configSources: Readonly<Record<string, string>>;
   readonly paths: TesseraPaths;
   /** The environment the kernel runs with (API keys, XDG folders); use it instead of `process.env`. */
   readonly env: Readonly<NodeJS.ProcessEnv>;
@@ -71,6 +73,7 @@ export interface ContextDeps {
   readonly directory: string;
   readonly root: string;
   readonly config: Readonly<Config>;
+  readonly configSources: Readonly<Record<string, string>>;
   readonly paths: TesseraPaths;
   readonly env: Readonly<NodeJS.ProcessEnv>;
   readonly log: Logger;
@@ -102,6 +105,7 @@ export class StagedContext {
       directory: deps.directory,
       root: deps.root,
       config: deps.config,
+      configSources: deps.configSources,
       paths: deps.paths,
       env: deps.env,
       log: deps.log.child(plugin.name),
