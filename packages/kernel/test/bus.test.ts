@@ -29,11 +29,12 @@ describe("defineEvent", () => {
     expect(listEventDefinitions()).toContainEqual(definition);
   });
 
-  test("defining a name again with another schema throws EVENT_INVALID; with the same schema it is allowed", () => {
+  test("defining a name again with another schema throws EVENT_INVALID; with the same schema (or an identical copy) it is allowed", () => {
     const schema = z.object({ id: z.string() });
     const type = uniqueType("twice");
     defineEvent(type, schema);
     expect(() => defineEvent(type, schema)).not.toThrow();
+    expect(() => defineEvent(type, z.object({ id: z.string() }))).not.toThrow();
     expect(() => defineEvent(type, z.object({ other: z.number() }))).toThrow(
       expect.objectContaining({ code: ErrorCodes.EVENT_INVALID, message: expect.stringContaining(type) }),
     );

@@ -22,12 +22,23 @@ export function defineEvent<Type extends string, Schema extends z.ZodType>(
   schema: Schema,
 ): EventDefinition<Type, Schema> {
   const existing = definitions.get(type);
-  if (existing && existing.schema !== schema) {
+  // A second copy of the same module (two installs, a test runner re-importing) defines the same
+  // shape again; only a different shape is a conflict.
+  if (existing && existing.schema !== schema && shapeOf(existing.schema) !== shapeOf(schema)) {
     throw new TesseraError(ErrorCodes.EVENT_INVALID, `event "${type}" is already defined with another schema`);
   }
   const definition = Object.freeze({ type, schema });
   definitions.set(type, definition);
   return definition;
+}
+
+let incomparable = 0;
+function shapeOf(schema: z.ZodType): string {
+  try {
+    return JSON.stringify(z.toJSONSchema(schema, { unrepresentable: "any" }));
+  } catch {
+    return `incomparable:${incomparable++}`; // cannot compare: treat as different
+  }
 }
 
 /** Every event type defined so far in this process (for docs and JSON Schema export). */

@@ -53,9 +53,14 @@ export async function executeToolCall(deps: ToolCallDeps, call: ToolCallRequest)
       { ...request, sessionID: context.sessionID, agent: context.agent, tool: { messageID: context.messageID, callID: call.callID } },
       context.abort,
     );
-  const permissions: ToolPermission[] = tool.permission
-    ? await tool.permission(args, { directory: context.directory })
-    : [{ permission: tool.id, patterns: ["*"], metadata: { args } }];
+  let permissions: ToolPermission[];
+  try {
+    permissions = tool.permission
+      ? await tool.permission(args, { directory: context.directory })
+      : [{ permission: tool.id, patterns: ["*"], metadata: { args } }];
+  } catch (error) {
+    throw new ToolCallError(`${tool.id} could not work out the permissions it needs: ${(error as Error)?.message ?? String(error)}`, { cause: error });
+  }
   for (const p of permissions) await ask({ permission: p.permission, patterns: p.patterns, metadata: p.metadata ?? {} });
 
   context.abort.throwIfAborted();
