@@ -9,6 +9,9 @@ const { main } = await import("./main.js");
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
+    // A safety net, not the normal path: if some handle (a socket, a plugin's timer) outlives the
+    // command, exit anyway once output has had time to flush.
+    setTimeout(() => process.exit(code), 1000).unref();
   },
   (error: unknown) => {
     process.stderr.write(`tessera: ${(error as Error)?.stack ?? String(error)}\n`);

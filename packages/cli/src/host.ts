@@ -3,6 +3,7 @@ import { createKernel, loadConfig, tesseraPaths, type Kernel, type LogLevel, typ
 import type { CliIO } from "./io.js";
 import { createLogSink } from "./logging.js";
 import type { GlobalFlags } from "./main.js";
+import { standardPlugins } from "./standard-plugins.js";
 
 /** The project directory a command works in: `--dir`, else the current directory. */
 export function projectDir(flags: GlobalFlags, io: CliIO): string {
@@ -13,8 +14,15 @@ export async function resolveConfig(flags: GlobalFlags, io: CliIO): Promise<Reso
   return loadConfig({ cwd: projectDir(flags, io), env: io.env });
 }
 
-/** Starts the kernel the way every command does: config from the project, logs to the log file. */
-export async function startKernel(flags: GlobalFlags, io: CliIO): Promise<Kernel> {
+export interface StartOptions {
+  /** Load the standard plugins (providers, tools, permissions); default true. */
+  readonly standard?: boolean;
+  /** `--auto`: approve asks no rule denies. */
+  readonly auto?: boolean;
+}
+
+/** Starts the kernel the way every command does: config from the project, the standard plugins, logs to the log file. */
+export async function startKernel(flags: GlobalFlags, io: CliIO, options: StartOptions = {}): Promise<Kernel> {
   const config = await resolveConfig(flags, io);
   const level = (flags["log-level"] ?? config.config.log_level ?? "info") as LogLevel;
   const { sink } = createLogSink({
@@ -23,5 +31,6 @@ export async function startKernel(flags: GlobalFlags, io: CliIO): Promise<Kernel
     print: flags["print-logs"] === true,
     err: io.err,
   });
-  return createKernel({ directory: config.directory, config, env: io.env, log: sink, logLevel: level });
+  const plugins = options.standard === false ? [] : await standardPlugins({ auto: options.auto === true });
+  return createKernel({ directory: config.directory, config, env: io.env, log: sink, logLevel: level, plugins });
 }

@@ -1,7 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { ExitCode, UsageError } from "./exit-codes.js";
-import { processIO, type CliIO } from "./io.js";
 import { commandHelp, globalHelp } from "./help.js";
+import { processIO, type CliIO } from "./io.js";
 import { cliVersion } from "./version.js";
 
 /** Flags every command accepts. */
@@ -23,54 +23,103 @@ export type GlobalFlags = {
   "print-logs"?: boolean;
 };
 
-type CommandRunner = (args: { positionals: string[]; flags: GlobalFlags; io: CliIO }) => Promise<number>;
+/** What a command gets: its own arguments (after the command name) and the process around it. */
+export interface CommandContext {
+  readonly argv: string[];
+  readonly io: CliIO;
+  readonly stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  readonly stdoutIsTTY: boolean;
+  readonly interrupts: { on(listener: () => void): () => void };
+}
+
+type CommandRunner = (ctx: CommandContext) => Promise<number>;
 
 /** Commands load their module only when called, so `--version` stays fast. */
 const commands: Record<string, () => Promise<CommandRunner>> = {
+  run: async () => (await import("./commands/run.js")).runRun,
   plugins: async () => (await import("./commands/plugins.js")).runPlugins,
   config: async () => (await import("./commands/config.js")).runConfig,
+  sessions: async () => (await import("./commands/sessions.js")).runSessions,
+  models: async () => (await import("./commands/models.js")).runModels,
+  permissions: async () => (await import("./commands/permissions.js")).runPermissions,
 };
 
-export async function main(argv: string[], io: CliIO = processIO()): Promise<number> {
-  let parsed: ReturnType<typeof parseArgs<{ options: typeof globalOptions; allowPositionals: true; strict: true }>>;
-  try {
-    parsed = parseArgs({ args: argv, options: globalOptions, allowPositionals: true, strict: true });
-  } catch (error) {
-    io.err(`tessera: ${(error as Error).message}\nRun "tessera --help" for usage.\n`);
-    return ExitCode.usage;
-  }
-  const flags = parsed.values as GlobalFlags;
-  const [name, ...positionals] = parsed.positionals;
+/** Parses the global flags of a command's argv (strict: unknown flags are usage errors). */
+export function parseGlobal(argv: string[], extra: ParseArgsConfig["options"] = {}) {
+  return parseArgs({ args: argv, options: { ...globalOptions, ...extra }, allowPositionals: true, strict: true });
+}
 
-  if (flags.version && !name) {
-    io.out(`tessera ${cliVersion()}\n`);
-    return ExitCode.ok;
-  }
+export async function main(argv: string[], context: Partial<CommandContext> = {}): Promise<number> {
+  const io = context.io ?? processIO();
+  const ctx: Omit<CommandContext, "argv"> = {
+    io,
+    stdin: context.stdin ?? process.stdin,
+    stdoutIsTTY: context.stdoutIsTTY ?? process.stdout.isTTY === true,
+    interrupts: context.interrupts ?? processInterrupts(),
+  };
+  const name = argv[0] !== undefined && !argv[0].startsWith("-") ? argv[0] : undefined;
+  const rest = name ? argv.slice(1) : argv;
+
   if (!name) {
-    io.out(globalHelp(cliVersion()));
-    return flags.help ? ExitCode.ok : ExitCode.usage;
+    let flags: GlobalFlags;
+    try {
+      flags = parseGlobal(rest).values as GlobalFlags;
+    } catch (error) {
+      return usage(io, (error as Error).message);
+    }
+    if (flags.version) {
+      io.out(`tessera ${cliVersion()}\n`);
+      return ExitCode.ok;
+    }
+    if (flags.help || rest.length > 0) {
+      io.out(globalHelp(cliVersion()));
+      return ExitCode.ok;
+    }
+    // No command: the interactive chat.
+    return (await import("./commands/chat.js")).runChat({ ...ctx, argv: rest });
   }
   const load = commands[name];
-  if (!load) {
-    io.err(`tessera: unknown command "${name}"\nRun "tessera --help" to see the commands.\n`);
-    return ExitCode.usage;
-  }
-  if (flags.help) {
+  if (!load) return usage(io, `unknown command "${name}"`);
+  if (rest.includes("--help") || rest.includes("-h")) {
     io.out(commandHelp(name));
     return ExitCode.ok;
   }
-  if (flags["log-level"] && !["debug", "info", "warn", "error"].includes(flags["log-level"])) {
-    io.err(`tessera: --log-level must be one of debug, info, warn, error (got "${flags["log-level"]}")\n`);
-    return ExitCode.usage;
-  }
   try {
-    return await (await load())({ positionals, flags, io });
+    return await (await load())({ ...ctx, argv: rest });
   } catch (error) {
-    if (error instanceof UsageError) {
-      io.err(`tessera ${name}: ${error.message}\nRun "tessera ${name} --help" for usage.\n`);
+    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
+      io.err(`tessera ${name}: ${(error as Error).message}\nRun "tessera ${name} --help" for usage.\n`);
       return ExitCode.usage;
     }
     io.err(`tessera ${name}: ${(error as Error)?.message ?? String(error)}\n`);
     return ExitCode.error;
   }
+}
+
+function usage(io: CliIO, message: string): number {
+  io.err(`tessera: ${message}\nRun "tessera --help" for usage.\n`);
+  return ExitCode.usage;
+}
+
+/**
+ * SIGINT and SIGTERM interrupt the running step instead of killing the process, so the session
+ * store is left consistent; a second signal exits at once.
+ */
+function processInterrupts(): CommandContext["interrupts"] {
+  return {
+    on(listener) {
+      let count = 0;
+      const handler = (signal: NodeJS.Signals) => {
+        count++;
+        if (count > 1) process.exit(signal === "SIGINT" ? ExitCode.interrupted : 143);
+        listener();
+      };
+      process.on("SIGINT", handler);
+      process.on("SIGTERM", handler);
+      return () => {
+        process.off("SIGINT", handler);
+        process.off("SIGTERM", handler);
+      };
+    },
+  };
 }

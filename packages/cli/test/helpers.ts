@@ -14,7 +14,10 @@ export interface Run {
 }
 
 /** Runs the built `tessera` binary in a child process, isolated from the user's XDG folders. */
-export function runCli(args: string[], options: { cwd: string; home: string; env?: NodeJS.ProcessEnv }): Promise<Run> {
+export function runCli(
+  args: string[],
+  options: { cwd: string; home: string; env?: NodeJS.ProcessEnv; stdin?: string },
+): Promise<Run> {
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     HOME: options.home,
@@ -24,10 +27,12 @@ export function runCli(args: string[], options: { cwd: string; home: string; env
     ...options.env,
   };
   return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { cwd: options.cwd, env }, (error, stdout, stderr) => {
+    const child = execFile(process.execPath, [BIN, ...args], { cwd: options.cwd, env }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
       resolve({ code, stdout, stderr });
     });
+    // A closed stdin (end of input) unless the test gives one: a run never waits on a terminal.
+    child.stdin?.end(options.stdin ?? "");
   });
 }
 

@@ -159,7 +159,8 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
   const handleCompletion = async (res: ServerResponse, request: ScriptedRequest) => {
     const n = ++completionCount;
     completionRequests.push(request);
-    const entry = script.shift();
+    // Non-streaming calls (an agent's background title, say) can be answered apart from the script.
+    const entry = request.body?.stream !== true && options.nonStreaming !== undefined ? options.nonStreaming : script.shift();
     if (entry === undefined) {
       return scriptError(res, `scripted server: no turn left for request #${n}`, "script_exhausted");
     }

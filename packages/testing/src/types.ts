@@ -141,6 +141,11 @@ export interface ScriptedServerOptions {
   usageChunk?: UsageChunkMode;
   /** Fixed `created` timestamp (seconds) in every chunk. Default 1700000000. */
   created?: number;
+  /**
+   * Answers every non-streaming request (`stream: false`, e.g. a background title call) without
+   * consuming the script. Default: non-streaming requests take the next turn like any other.
+   */
+  nonStreaming?: ScriptEntry;
 }
 
 export interface ScriptedServer {

@@ -1,7 +1,6 @@
 import { ExitCode } from "../exit-codes.js";
 import { resolveConfig } from "../host.js";
-import type { CliIO } from "../io.js";
-import type { GlobalFlags } from "../main.js";
+import { parseGlobal, type CommandContext, type GlobalFlags } from "../main.js";
 
 const SECRET_KEY = /(api[-_]?key|token|secret|password|authorization)$/i;
 
@@ -19,7 +18,8 @@ export function printableConfig(value: unknown, key = ""): unknown {
   return value;
 }
 
-export async function runConfig({ flags, io }: { flags: GlobalFlags; io: CliIO }): Promise<number> {
+export async function runConfig({ argv, io }: CommandContext): Promise<number> {
+  const flags = parseGlobal(argv).values as GlobalFlags;
   const resolved = await resolveConfig(flags, io);
   const config = printableConfig(resolved.config) as Record<string, unknown>;
   if (flags.json) {

@@ -3,7 +3,7 @@ import type { KernelDescription } from "@tessera/kernel";
 import { ExitCode } from "../exit-codes.js";
 import { startKernel } from "../host.js";
 import type { CliIO } from "../io.js";
-import type { GlobalFlags } from "../main.js";
+import { parseGlobal, type CommandContext, type GlobalFlags } from "../main.js";
 
 /** The stable `--json` shape of `tessera plugins`. */
 export interface PluginsJson {
@@ -18,7 +18,8 @@ export function pluginsJson(description: KernelDescription): PluginsJson {
   };
 }
 
-export async function runPlugins({ flags, io }: { flags: GlobalFlags; io: CliIO }): Promise<number> {
+export async function runPlugins({ argv, io }: CommandContext): Promise<number> {
+  const flags = parseGlobal(argv).values as GlobalFlags;
   const kernel = await startKernel(flags, io);
   try {
     const description = kernel.describe();
