@@ -193,8 +193,8 @@ describe("the event hook", () => {
     const FileEdited = fileEdited();
     const { kernel, log } = await kernelWith([
       plugin("broken-watcher", (ctx) =>
-        ctx.tap("event", () => {
-          throw new Error("watcher broke");
+        ctx.tap("event", (input) => {
+          if (input.event.type === FileEdited.type) throw new Error("watcher broke");
         }),
       ),
       plugin("watcher", (ctx) => ctx.tap("event", (input) => void seen.push(input.event.type))),
