@@ -1,7 +1,8 @@
-import { createAnthropic } from "@ai-sdk/anthropic";
-import { createGoogleGenerativeAI } from "@ai-sdk/google";
-import { createOpenAI } from "@ai-sdk/openai";
-import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
+// The provider SDKs are imported when a model of theirs is first used, not at start-up: each
+// costs tens of milliseconds to load, and a run uses one.
+import type { createAnthropic } from "@ai-sdk/anthropic";
+import type { createGoogleGenerativeAI } from "@ai-sdk/google";
+import type { createOpenAI } from "@ai-sdk/openai";
 import type { LanguageModelV4 } from "@ai-sdk/provider";
 import type { Config, KernelLanguageModel, ModelInfo, ProviderDefinition } from "@tessera/kernel";
 import { wrapLanguageModel, type LanguageModelMiddleware } from "ai";
@@ -209,17 +210,24 @@ async function instantiate(spec: ProviderSpec, search: PackageSearch): Promise<S
   const options: Record<string, unknown> = { ...spec.options };
   if (spec.apiKey !== undefined) options.apiKey = spec.apiKey;
   switch (spec.npm as (typeof BUNDLED_PACKAGES)[number] | string) {
-    case "@ai-sdk/openai":
+    case "@ai-sdk/openai": {
+      const { createOpenAI } = await import("@ai-sdk/openai");
       // An explicit key keeps the SDK from reading OPENAI_API_KEY behind the config's back.
       return createOpenAI(options as Parameters<typeof createOpenAI>[0]) as unknown as SdkProvider;
-    case "@ai-sdk/anthropic":
+    }
+    case "@ai-sdk/anthropic": {
+      const { createAnthropic } = await import("@ai-sdk/anthropic");
       return createAnthropic(options as Parameters<typeof createAnthropic>[0]) as unknown as SdkProvider;
-    case "@ai-sdk/google":
+    }
+    case "@ai-sdk/google": {
+      const { createGoogleGenerativeAI } = await import("@ai-sdk/google");
       return createGoogleGenerativeAI(options as Parameters<typeof createGoogleGenerativeAI>[0]) as unknown as SdkProvider;
+    }
     case "@ai-sdk/openai-compatible": {
       if (typeof options.baseURL !== "string") {
         throw new ProviderConfigError(spec.id, `@ai-sdk/openai-compatible needs a baseURL; set "provider.${spec.id}.options.baseURL"`);
       }
+      const { createOpenAICompatible } = await import("@ai-sdk/openai-compatible");
       return createOpenAICompatible({
         includeUsage: true,
         ...(options as Record<string, never>),

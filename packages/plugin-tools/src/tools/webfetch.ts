@@ -1,5 +1,5 @@
 import { defineTool } from "@tessera/kernel";
-import TurndownService from "turndown";
+import type TurndownService from "turndown";
 import { z } from "zod";
 import { toolDeps, type ToolDepsInput } from "../shared.js";
 import { formatBytes, truncateOutput } from "../util/truncate.js";
@@ -43,10 +43,11 @@ export function htmlToText(html: string): string {
 
 let turndown: TurndownService | undefined;
 
-/** Markdown of an HTML page (scripts, styles and the like dropped). */
-export function htmlToMarkdown(html: string): string {
+/** Markdown of an HTML page (scripts, styles and the like dropped). Turndown loads on first use. */
+export async function htmlToMarkdown(html: string): Promise<string> {
   if (!turndown) {
-    turndown = new TurndownService({ headingStyle: "atx", codeBlockStyle: "fenced", bulletListMarker: "-", hr: "---" });
+    const { default: Turndown } = await import("turndown");
+    turndown = new Turndown({ headingStyle: "atx", codeBlockStyle: "fenced", bulletListMarker: "-", hr: "---" });
     turndown.remove(["script", "style", "noscript", "template", "iframe", "head", "title"] as unknown as TurndownService.Filter);
   }
   return turndown.turndown(html).replace(/\n{3,}/g, "\n\n").trim();
@@ -131,7 +132,7 @@ export function createWebFetchTool(input: ToolDepsInput = {}) {
       }
       const raw = decoderFor(contentType).decode(body);
       const html = mediaType.includes("html") || (mediaType === "" && /^\s*<(!doctype|html)/i.test(raw));
-      const converted = format === "html" || !html ? raw : format === "markdown" ? htmlToMarkdown(raw) : htmlToText(raw);
+      const converted = format === "html" || !html ? raw : format === "markdown" ? await htmlToMarkdown(raw) : htmlToText(raw);
       const cut = truncateOutput(converted, {
         maxBytes: limits.maxOutputBytes,
         maxLines: 5000,
