@@ -2,8 +2,14 @@
 // Kept tiny: `--version` and `--help` must not pay for loading the kernel.
 import module from "node:module";
 
-// V8's code cache on disk makes every later start faster (~15-20 ms measured on the kernel import).
+// V8's code cache on disk makes every later start faster.
 module.enableCompileCache?.();
+
+// In the bundle, the kernel is a chunk next to this file; plugins loaded from files must import
+// that same instance (see @tessera/kernel's plugin import).
+if (import.meta.url.endsWith("/bundle/tessera.mjs")) {
+  (globalThis as Record<symbol, unknown>)[Symbol.for("tessera.kernel.entry")] = new URL("./kernel.mjs", import.meta.url).pathname;
+}
 
 const { main } = await import("./main.js");
 main(process.argv.slice(2)).then(

@@ -13,7 +13,7 @@ export function globalHelp(version: string): string {
 Usage: tessera [command] [flags]
 
 Commands:
-  (none)                chat in the terminal
+  (none)                chat in the terminal (-m <provider/model>, --agent <name>, --auto; /help inside)
   run [message..]       run one prompt and stream the answer
   sessions              list, show, export, delete or fork sessions
   models                list the models usable now

@@ -1,3 +1,4 @@
+import { ExitCode } from "./exit-codes.js";
 import { createStyle, colorEnabled, type Style } from "./style.js";
 
 /** Where a command writes and what it knows of its environment; tests pass their own. */
@@ -10,6 +11,12 @@ export interface CliIO {
 }
 
 export function processIO(): CliIO {
+  // A reader that stops early (`tessera sessions list | head -1`) closes the pipe: end quietly, as
+  // a SIGPIPE would, instead of crashing on an unhandled EPIPE.
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code === "EPIPE") process.exit(ExitCode.ok);
+    throw error;
+  });
   return {
     cwd: process.cwd(),
     env: process.env,

@@ -34,6 +34,13 @@ export interface CommandContext {
 
 type CommandRunner = (ctx: CommandContext) => Promise<number>;
 
+/** The chat's own flags (`tessera` with no command). */
+export const chatOptions = {
+  model: { type: "string", short: "m" },
+  agent: { type: "string" },
+  auto: { type: "boolean" },
+} as const satisfies ParseArgsConfig["options"];
+
 /** Commands load their module only when called, so `--version` stays fast. */
 const commands: Record<string, () => Promise<CommandRunner>> = {
   run: async () => (await import("./commands/run.js")).runRun,
@@ -62,8 +69,9 @@ export async function main(argv: string[], context: Partial<CommandContext> = {}
 
   if (!name) {
     let flags: GlobalFlags;
+    let positionals: string[];
     try {
-      flags = parseGlobal(rest).values as GlobalFlags;
+      ({ values: flags, positionals } = parseGlobal(rest, chatOptions));
     } catch (error) {
       return usage(io, (error as Error).message);
     }
@@ -71,12 +79,12 @@ export async function main(argv: string[], context: Partial<CommandContext> = {}
       io.out(`tessera ${cliVersion()}\n`);
       return ExitCode.ok;
     }
-    if (flags.help || rest.length > 0) {
+    if (flags.help || positionals.length > 0) {
       io.out(globalHelp(cliVersion()));
       return ExitCode.ok;
     }
     // No command: the interactive chat.
-    return (await import("./commands/chat.js")).runChat({ ...ctx, argv: rest });
+    return guarded(io, "tessera", async () => (await import("./commands/chat.js")).runChat({ ...ctx, argv: rest }));
   }
   const load = commands[name];
   if (!load) return usage(io, `unknown command "${name}"`);
@@ -84,14 +92,19 @@ export async function main(argv: string[], context: Partial<CommandContext> = {}
     io.out(commandHelp(name));
     return ExitCode.ok;
   }
+  return guarded(io, `tessera ${name}`, async () => (await load())({ ...ctx, argv: rest }));
+}
+
+/** Runs a command; a usage error exits 2 with a hint, any other error 1 with its message (no stack). */
+async function guarded(io: CliIO, label: string, run: () => Promise<number>): Promise<number> {
   try {
-    return await (await load())({ ...ctx, argv: rest });
+    return await run();
   } catch (error) {
     if (error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
-      io.err(`tessera ${name}: ${(error as Error).message}\nRun "tessera ${name} --help" for usage.\n`);
+      io.err(`${label}: ${(error as Error).message}\nRun "${label} --help" for usage.\n`);
       return ExitCode.usage;
     }
-    io.err(`tessera ${name}: ${(error as Error)?.message ?? String(error)}\n`);
+    io.err(`${label}: ${(error as Error)?.message ?? String(error)}\n`);
     return ExitCode.error;
   }
 }

@@ -1,7 +1,11 @@
 import { readFileSync } from "node:fs";
 
-/** The CLI's own version, from its package.json (read lazily: only `--version` and `--help` need it). */
+// Set by the bundler (scripts/bundle.mjs); unset when running the tsc output directly.
+declare const __TESSERA_CLI_VERSION__: string | undefined;
+
+/** The CLI's own version. */
 export function cliVersion(): string {
+  if (typeof __TESSERA_CLI_VERSION__ === "string") return __TESSERA_CLI_VERSION__;
   const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
   return pkg.version;
 }

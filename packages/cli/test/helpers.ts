@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-export const BIN = fileURLToPath(new URL("../dist/bin.js", import.meta.url));
+export const BIN = fileURLToPath(new URL("../dist/bundle/tessera.mjs", import.meta.url));
 const FIXTURES = fileURLToPath(new URL("./fixtures/", import.meta.url));
 
 export interface Run {
@@ -50,4 +50,77 @@ export function project(name: string): { dir: string; home: string } {
 export function write(file: string, text: string): void {
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, text);
+}
+
+/** Where `runCli` keeps the isolated XDG folders of a test home. */
+export function xdgEnv(home: string): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, ".config"),
+    XDG_DATA_HOME: join(home, ".local/share"),
+    XDG_STATE_HOME: join(home, ".local/state"),
+  };
+}
+
+/** A model the `mock` provider lists in `configureMock` (name, limit and cost as `tessera models` shows them). */
+export const MOCK_MODEL = { name: "Mock", limit: { context: 128000, output: 8192 }, cost: { input: 1, output: 2 } };
+
+/**
+ * Writes `<dir>/tessera.config.json` with `model: "mock/mock-model"` and an OpenAI-compatible
+ * provider `mock` at `url` (a scripted server from `@tessera/testing`), listing `mock-model` and
+ * any `extraModels`; `extra` is merged into the top level (e.g. `{ permission: … }`).
+ */
+export function configureMock(
+  dir: string,
+  url: string,
+  options: { extraModels?: string[]; extra?: Record<string, unknown> } = {},
+): string {
+  const file = join(dir, "tessera.config.json");
+  const models: Record<string, unknown> = { "mock-model": MOCK_MODEL };
+  for (const id of options.extraModels ?? []) models[id] = { name: id, limit: { context: 32000, output: 4096 } };
+  write(
+    file,
+    JSON.stringify({
+      model: "mock/mock-model",
+      provider: { mock: { npm: "@ai-sdk/openai-compatible", options: { baseURL: url, apiKey: "test-key" }, models } },
+      ...options.extra,
+    }),
+  );
+  return file;
+}
+
+/** A scripted-server request body, as the OpenAI-compatible provider sends it. */
+export interface ChatBody {
+  model: string;
+  stream?: boolean;
+  messages: Array<{ role: string; content: unknown }>;
+}
+
+/** The streamed completion requests (the model's steps), without non-streaming background title calls. */
+export function streamedBodies(requests: readonly { body: unknown }[]): ChatBody[] {
+  return requests.map((r) => r.body as ChatBody).filter((b) => b.stream === true);
+}
+
+/** The text of every user message of a request, in order. */
+export function userTexts(body: ChatBody): string[] {
+  return body.messages
+    .filter((m) => m.role === "user")
+    .map((m) =>
+      typeof m.content === "string"
+        ? m.content
+        : (m.content as Array<{ type: string; text?: string }>)
+            .filter((c) => c.type === "text")
+            .map((c) => c.text ?? "")
+            .join(""),
+    );
+}
+
+/** Parses the JSON a command printed on stdout, failing with the output when it is not JSON. */
+export function parseJson<T = any>(run: Run): T {
+  try {
+    return JSON.parse(run.stdout) as T;
+  } catch {
+    throw new Error(`not JSON (exit ${run.code}):\n${run.stdout}\n--- stderr ---\n${run.stderr}`);
+  }
 }

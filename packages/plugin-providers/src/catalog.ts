@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import type { ModelCost, ModelInfo } from "@tessera/kernel";
 
 /**
@@ -47,7 +48,8 @@ let cached: Catalog | undefined;
 /** The bundled catalog (`catalog/models.json`), read once. */
 export function loadCatalog(): Catalog {
   // src/ and dist/ both sit one level below the package root.
-  cached ??= JSON.parse(readFileSync(new URL("../catalog/models.json", import.meta.url), "utf8")) as Catalog;
+  // Resolved through the package's own exports, so it is found from a bundle too.
+  cached ??= JSON.parse(readFileSync(createRequire(import.meta.url).resolve("@tessera/plugin-providers/catalog/models.json"), "utf8")) as Catalog;
   return cached;
 }
 

@@ -5,10 +5,10 @@ import { tesseraPaths, type Kernel, type MessageWithParts, type PermissionAsker,
 import { parseReply } from "../asker.js";
 import { ExitCode } from "../exit-codes.js";
 import { startKernel } from "../host.js";
-import { parseGlobal, type CommandContext, type GlobalFlags } from "../main.js";
+import { chatOptions, parseGlobal, type CommandContext, type GlobalFlags } from "../main.js";
 import { exportMarkdown } from "../render/export-markdown.js";
 import { TextRenderer } from "../render/text-renderer.js";
-import { DEMO_MODEL } from "./run.js";
+import { DEMO_MODEL, sum, turnMessages } from "./run.js";
 
 const HISTORY_LIMIT = 500;
 
@@ -31,15 +31,16 @@ End a line with \\ to continue on the next line. Ctrl+C stops the running answer
  * multi-line input), streams answers like `run`, asks permissions inline, and offers slash commands.
  */
 export async function runChat(ctx: CommandContext): Promise<number> {
-  const { values } = parseGlobal(ctx.argv, { model: { type: "string", short: "m" }, agent: { type: "string" }, auto: { type: "boolean" } });
+  const { values } = parseGlobal(ctx.argv, chatOptions);
   const flags = values as GlobalFlags & { model?: string; agent?: string; auto?: boolean };
   const { io } = ctx;
   const kernel = await startKernel(flags, io, { auto: flags.auto === true });
   const historyFile = join(tesseraPaths(io.env).state, "history");
+  const terminal = ctx.stdin.isTTY === true && ctx.stdoutIsTTY;
   const rl = createInterface({
     input: ctx.stdin,
     output: process.stdout,
-    terminal: ctx.stdin.isTTY === true && ctx.stdoutIsTTY,
+    terminal,
     history: loadHistory(historyFile),
     historySize: HISTORY_LIMIT,
   });
@@ -51,8 +52,10 @@ export async function runChat(ctx: CommandContext): Promise<number> {
 
   let running: AbortController | undefined;
   let lastInterrupt = 0;
-  const lines = lineReader(rl);
-  if (!flags.auto) kernel.sessions.setAsker(chatAsker(rl, io.style));
+  // Prompts go where readline writes them.
+  const toPrompt = (text: string) => void process.stdout.write(text);
+  const lines = lineReader(rl, toPrompt, terminal);
+  if (!flags.auto) kernel.sessions.setAsker(chatAsker(lines, toPrompt, io.style));
   const onInterrupt = () => {
     if (running) {
       running.abort();
@@ -89,8 +92,11 @@ export async function runChat(ctx: CommandContext): Promise<number> {
           ...(state.agent ? { agent: state.agent } : {}),
         });
         state.redo = [];
-        const info = result.assistant?.info;
-        if (info?.role === "assistant") renderer.summary(info.tokens, info.cost);
+        // Like run: the usage of every step of the turn, not only the last.
+        if (result.assistant) {
+          const usage = sum(turnMessages(kernel, session.id, result.user.info.id));
+          renderer.summary(usage.tokens, usage.cost);
+        }
       } catch (error) {
         io.err(io.style.red(`✗ ${(error as Error).message}\n`));
       } finally {
@@ -215,8 +221,12 @@ async function slash(line: string, state: ChatState, io: CommandContext["io"], k
   }
 }
 
-/** Reads one (possibly multi-line) input at a time; undefined at end of input. */
-function lineReader(rl: Interface) {
+/**
+ * Reads one (possibly multi-line) input at a time; undefined at end of input. Permission answers
+ * come from the same queue, so piped input answers prompts in order; on a terminal they are typed
+ * after the question, and lines typed ahead stay messages.
+ */
+function lineReader(rl: Interface, write: (text: string) => void, terminal: boolean) {
   const queue: string[] = [];
   const waiting: Array<(line: string | undefined) => void> = [];
   let closed = false;
@@ -229,45 +239,66 @@ function lineReader(rl: Interface) {
     closed = true;
     for (const next of waiting.splice(0)) next(undefined);
   });
-  const one = () =>
+  const one = (signal?: AbortSignal, fresh = false) =>
     new Promise<string | undefined>((resolve) => {
-      if (queue.length > 0) return resolve(queue.shift());
-      if (closed) return resolve(undefined);
-      waiting.push(resolve);
+      if (queue.length > 0 && !fresh) return resolve(queue.shift());
+      if (closed || signal?.aborted) return resolve(undefined);
+      const take = (line: string | undefined) => {
+        signal?.removeEventListener("abort", cancel);
+        resolve(line);
+      };
+      const cancel = () => {
+        const index = waiting.indexOf(take);
+        if (index !== -1) waiting.splice(index, 1);
+        resolve(undefined);
+      };
+      signal?.addEventListener("abort", cancel, { once: true });
+      waiting.push(take);
     });
+  // A closed interface (end of piped input) throws on prompt().
+  const prompt = (text: string) => {
+    if (closed) return;
+    rl.setPrompt(text);
+    rl.prompt();
+  };
   return {
-    async next(prompt: string): Promise<string | undefined> {
-      rl.setPrompt(prompt);
-      rl.prompt();
-      let text = "";
+    async next(text: string): Promise<string | undefined> {
+      prompt(text);
+      let input = "";
       for (;;) {
         const line = await one();
-        if (line === undefined) return text === "" ? undefined : text;
-        if (!line.endsWith("\\")) return text + line;
-        text += `${line.slice(0, -1)}\n`;
-        rl.setPrompt("… ");
-        rl.prompt();
+        if (line === undefined) return input === "" ? undefined : input;
+        if (!line.endsWith("\\")) return input + line;
+        input += `${line.slice(0, -1)}\n`;
+        prompt("… ");
       }
+    },
+    /** One raw line after showing `text`; undefined at end of input or on abort. */
+    async answer(text: string, signal: AbortSignal): Promise<string | undefined> {
+      // The question stays visible after the end of piped input, where prompt() shows nothing.
+      if (closed) write(text);
+      else prompt(text);
+      return one(signal, terminal);
     },
     close: () => rl.close(),
   };
 }
 
-/** Permission prompts inside the chat use the chat's own line editor. */
-function chatAsker(rl: Interface, style: CommandContext["io"]["style"]): PermissionAsker {
-  return (request, signal) =>
-    new Promise((resolve) => {
-      const ask = () => {
-        const patterns = request.patterns.filter((p) => p !== "*").join(", ");
-        rl.question(`${style.yellow("?")} Allow ${request.permission}${patterns ? ` ${patterns}` : ""}? ${style.dim("[o]nce / [a]lways / [r]eject:")} `, { signal }, (answer) => {
-          const reply = parseReply(answer);
-          if (reply) resolve(reply);
-          else ask();
-        });
-      };
-      signal.addEventListener("abort", () => resolve("reject"), { once: true });
-      ask();
-    });
+/** Permission prompts inside the chat read the chat's next input line; end of input rejects. */
+function chatAsker(lines: ReturnType<typeof lineReader>, output: (text: string) => void, style: CommandContext["io"]["style"]): PermissionAsker {
+  return async (request, signal) => {
+    const patterns = request.patterns.filter((p) => p !== "*").join(", ");
+    const question = `${style.yellow("?")} Allow ${request.permission}${patterns ? ` ${patterns}` : ""}? ${style.dim("[o]nce / [a]lways / [r]eject:")} `;
+    for (;;) {
+      const answer = await lines.answer(question, signal);
+      if (answer === undefined) {
+        output(style.dim(signal.aborted ? "(cancelled)\n" : "(no input: rejected)\n"));
+        return "reject";
+      }
+      const reply = parseReply(answer);
+      if (reply) return reply;
+    }
+  };
 }
 
 function loadHistory(file: string): string[] {

@@ -72,7 +72,7 @@ export async function runRun(ctx: CommandContext): Promise<number> {
         title: session.title,
         directory: session.directory,
         model: model ?? kernel.config.config.model ?? "(session's model)",
-        agent: flags.agent ?? "build",
+        agent: flags.agent ?? lastAgent(kernel, session.id) ?? "build",
         demo,
       });
     }
@@ -123,12 +123,18 @@ function banner(io: CliIO): void {
   );
 }
 
+/** The agent of the session's last user message: the one a continued session keeps (as the engine does). */
+function lastAgent(kernel: Kernel, sessionID: string): string | undefined {
+  const last = kernel.sessions.store.listMessages(sessionID).findLast((m) => m.info.role === "user");
+  return last?.info.role === "user" ? last.info.agent : undefined;
+}
+
 /** The assistant messages answering one user message (every step of the turn). */
-function turnMessages(kernel: Kernel, sessionID: string, userID: string): MessageWithParts[] {
+export function turnMessages(kernel: Kernel, sessionID: string, userID: string): MessageWithParts[] {
   return kernel.sessions.store.listMessages(sessionID).filter((m) => m.info.role === "assistant" && m.info.parentID === userID);
 }
 
-function sum(messages: MessageWithParts[]): { tokens: Tokens; cost: number } {
+export function sum(messages: MessageWithParts[]): { tokens: Tokens; cost: number } {
   const tokens = emptyTokens();
   let cost = 0;
   for (const { info } of messages) {

@@ -67,15 +67,27 @@ export class Bus {
 
   constructor(private readonly options: BusOptions = {}) {}
 
-  publish<E extends EventDefinition>(definition: E, properties: z.input<E["schema"]>): void {
-    const parsed = definition.schema.safeParse(properties);
-    if (!parsed.success) {
-      throw new TesseraError(
-        ErrorCodes.EVENT_INVALID,
-        `event "${definition.type}" has invalid properties: ${z.prettifyError(parsed.error)}`,
-      );
+  /**
+   * Publishes an event. Properties are validated against the schema, unless `trusted` says they
+   * were built by typed code on a hot path (the kernel's streaming deltas): then they go as they are.
+   */
+  publish<E extends EventDefinition>(
+    definition: E,
+    properties: z.input<E["schema"]>,
+    options: { trusted?: boolean } = {},
+  ): void {
+    let data: unknown = properties;
+    if (!options.trusted) {
+      const parsed = definition.schema.safeParse(properties);
+      if (!parsed.success) {
+        throw new TesseraError(
+          ErrorCodes.EVENT_INVALID,
+          `event "${definition.type}" has invalid properties: ${z.prettifyError(parsed.error)}`,
+        );
+      }
+      data = parsed.data;
     }
-    const event: BusEvent = { type: definition.type, properties: parsed.data };
+    const event: BusEvent = { type: definition.type, properties: data };
     const handlers = this.byType.get(definition.type);
     if (handlers) for (const handler of [...handlers]) this.deliver(handler, event);
     for (const handler of [...this.all]) this.deliver(handler, event);

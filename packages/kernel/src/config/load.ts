@@ -104,7 +104,9 @@ async function readConfigFile(file: string): Promise<unknown> {
       const mod = (await importModule(file)) as { default?: unknown };
       return mod.default ?? mod;
     }
-    const { cosmiconfig } = await import("cosmiconfig");
+    // cosmiconfig is CommonJS: its named export sits on `default` when a bundler wraps it.
+    const mod = (await import("cosmiconfig")) as typeof import("cosmiconfig") & { default?: typeof import("cosmiconfig") };
+    const cosmiconfig = mod.cosmiconfig ?? mod.default!.cosmiconfig;
     const explorer = cosmiconfig("tessera", { searchStrategy: "none", cache: false });
     const result = await explorer.load(file);
     if (!result || result.isEmpty) return file.endsWith("package.json") ? undefined : {};

@@ -35,6 +35,9 @@ export interface PromptResult {
   readonly assistant?: MessageWithParts;
 }
 
+/** How long closing waits for a background title before cancelling it. */
+export const TITLE_GRACE_MS = 2000;
+
 interface Running {
   readonly controller: AbortController;
   readonly done: Promise<void>;
@@ -199,9 +202,15 @@ export class SessionEngine {
 
   /** Waits for running loops and titles, then closes the store. */
   async close(): Promise<void> {
-    this.closing.abort();
     for (const { controller } of this.running.values()) controller.abort(new DOMException("the engine is closing", "AbortError"));
-    await Promise.allSettled([...[...this.running.values()].map((r) => r.done), ...this.background]);
+    await Promise.allSettled([...this.running.values()].map((r) => r.done));
+    // A title still being written gets a short grace, so a one-shot run's session is named too.
+    if (this.background.size > 0) {
+      const grace = new Promise<void>((resolve) => setTimeout(resolve, TITLE_GRACE_MS).unref());
+      await Promise.race([Promise.allSettled([...this.background]), grace]);
+    }
+    this.closing.abort();
+    await Promise.allSettled([...this.background]);
     this.ctx.store.close();
   }
 

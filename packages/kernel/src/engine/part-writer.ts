@@ -45,7 +45,8 @@ export class PartWriter {
     const entry = this.unflushed.get(part.id);
     if (entry) entry.text += delta;
     else this.unflushed.set(part.id, { part, text: delta });
-    this.bus.publish(MessagePartUpdated, { part, delta });
+    // Deltas are the hot path (thousands per answer); the part was validated when it was created.
+    this.bus.publish(MessagePartUpdated, { part, delta }, { trusted: true });
     this.timer ??= setTimeout(() => this.flush(), this.flushIntervalMs);
   }
 

@@ -17,7 +17,10 @@ export async function importModule(file: string): Promise<unknown> {
 
 async function createLoader(): Promise<Jiti> {
   const { createJiti } = await import("jiti");
-  const self = fileURLToPath(new URL("../index.js", import.meta.url));
+  // A host that bundles the kernel (the CLI does) says where its entry is, so plugins share the
+  // bundled instance instead of loading a second copy.
+  const hosted = (globalThis as Record<symbol, unknown>)[Symbol.for("tessera.kernel.entry")];
+  const self = typeof hosted === "string" ? hosted : fileURLToPath(new URL("../index.js", import.meta.url));
   return createJiti(import.meta.url, {
     alias: { "@tessera/kernel": self },
     // Transpiled files are cached on disk (keyed by content), which makes warm starts fast. The
