@@ -161,4 +161,15 @@ describe("the offline demo", () => {
     expect(existsSync(join(p.dir, "tessera-demo.md"))).toBe(true);
     expect(run.stdout.length).toBeGreaterThan(20);
   });
+
+  it("a second demo run reads its note before editing it, and adds a line", async () => {
+    const p = project("empty");
+    write(join(p.dir, "README.md"), "# Demo Project\n");
+    expect((await runCli(["run", "show me around"], { cwd: p.dir, home: p.home })).code).toBe(0);
+    const again = await runCli(["run", "show me around"], { cwd: p.dir, home: p.home });
+    expect(again.code).toBe(0);
+    expect(again.stderr).toMatch(/✓ read tessera-demo\.md/);
+    expect(again.stderr).toMatch(/✓ edit tessera-demo\.md/);
+    expect(readFileSync(join(p.dir, "tessera-demo.md"), "utf8")).toContain("Seen again");
+  });
 });

@@ -102,6 +102,16 @@ export function planDemoStep(prompt: LanguageModelV4Prompt, availableTools: Read
   const facts = projectFacts(read, listing, directory);
   if (!change) {
     const exists = listing.entries.some((e) => e.depth === 0 && !e.dir && e.name === DEMO_FILE);
+    // The edit tool only changes a file this session has read (so it never clobbers unseen changes).
+    const readNote = results.some((r) => r.toolName === "read" && (r.input as { filePath?: unknown } | undefined)?.filePath === DEMO_FILE);
+    if (exists && picked !== DEMO_FILE && !readNote && can("read") && can("edit")) {
+      return {
+        type: "tool",
+        text: `${DEMO_FILE} is already here; I'll read it before changing it.`,
+        toolName: "read",
+        input: { filePath: DEMO_FILE },
+      };
+    }
     if (exists && can("edit")) {
       return {
         type: "tool",
