@@ -138,11 +138,11 @@ describe("the demo model through the kernel", () => {
       expect(info.cost).toBe(0);
     }
 
-    // Second run: the note exists, so the demo edits it.
+    // Second run: the note exists, so the demo reads it (edits need a read first), then edits it.
     const again = await runPrompt(k.kernel, "Again", "demo/offline");
-    expect(again.assistants.map((m) => toolParts(m).map((t) => t.tool))).toEqual([["list"], ["read"], ["edit"], []]);
+    expect(again.assistants.map((m) => toolParts(m).map((t) => t.tool))).toEqual([["list"], ["read"], ["read"], ["edit"], []]);
     expect(readFileSync(join(project.dir, DEMO_FILE), "utf8")).toContain(`${DEMO_MARKER}\n- Seen again: Hello Project, 4 entries`);
-    expect(texts(again.assistants[3]).join("")).toContain(`Updated ${DEMO_FILE}`);
+    expect(texts(again.assistants[4]).join("")).toContain(`Updated ${DEMO_FILE}`);
   });
 
   it("says plainly when the write was denied, and how to allow it", async () => {
