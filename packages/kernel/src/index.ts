@@ -49,6 +49,9 @@ export { ConfigSchema, PluginSpecSchema, configJsonSchema } from "./config/schem
 export type { Config, PluginSpec } from "./config/schema.js";
 
 export { tesseraPaths } from "./paths.js";
+/** How the kernel finds plugin packages; also for plugins that load packages named in config. */
+export { resolvePluginFile as resolvePackageFile, globalModuleDirs } from "./plugin/resolve.js";
+export type { ResolveContext } from "./plugin/resolve.js";
 export type { TesseraPaths } from "./paths.js";
 export { createLogger, stderrSink } from "./logger.js";
 export type { Logger, LogLevel, LogRecord, LogSink } from "./logger.js";

@@ -1,9 +1,6 @@
-import { existsSync, readFileSync, statSync } from "node:fs";
-import { delimiter, dirname, join } from "node:path";
+import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-
-const CONDITIONS = ["import", "node", "default"];
-const EXTENSIONS = [".js", ".mjs", ".cjs"];
+import { globalModuleDirs, resolvePackageFile } from "@tessera/kernel";
 
 export interface PackageSearch {
   /** The project directory; `node_modules` folders are searched from here up. */
@@ -12,26 +9,11 @@ export interface PackageSearch {
   readonly globalModules: readonly string[];
 }
 
-/** Where globally installed packages live: Tessera's own folder, npm's global prefix, NODE_PATH. */
-export function globalModuleDirs(configDir: string, env: NodeJS.ProcessEnv): string[] {
-  const dirs = [join(configDir, "node_modules")];
-  const prefix = env.npm_config_prefix ?? env.NPM_CONFIG_PREFIX ?? dirname(dirname(process.execPath));
-  dirs.push(process.platform === "win32" ? join(prefix, "node_modules") : join(prefix, "lib", "node_modules"));
-  for (const entry of (env.NODE_PATH ?? "").split(delimiter)) if (entry) dirs.push(entry);
-  return dirs;
-}
+export { globalModuleDirs };
 
-/** The entry file of package `name`, from the project's node_modules up, then the global folders. */
+/** The entry file of package `name`, from the project's node_modules up, then the global folders (the kernel's resolver). */
 export function resolvePackage(name: string, search: PackageSearch): string {
-  const searched: string[] = [];
-  for (const dir of [...nodeModulesUpFrom(search.directory), ...search.globalModules]) {
-    searched.push(dir);
-    const pkgDir = join(dir, name);
-    if (existsSync(join(pkgDir, "package.json"))) return packageEntry(pkgDir);
-  }
-  throw new Error(
-    `cannot find package "${name}" (looked in node_modules from ${search.directory} up, then ${search.globalModules.join(", ") || "no global folders"}); install it with "npm install ${name}"`,
-  );
+  return resolvePackageFile(name, { ...search, source: join(search.directory, "tessera.config.json") });
 }
 
 /** Imports a provider package and returns its `create*` factory. */
@@ -68,69 +50,4 @@ export function pickFactory(
   const exact = candidates.find(([key]) => key.toLowerCase() === wanted);
   const [exportName, fn] = exact ?? candidates[0]!;
   return { fn, exportName };
-}
-
-function nodeModulesUpFrom(start: string): string[] {
-  const dirs: string[] = [];
-  let dir = start;
-  for (;;) {
-    dirs.push(join(dir, "node_modules"));
-    const parent = dirname(dir);
-    if (parent === dir) return dirs;
-    dir = parent;
-  }
-}
-
-function packageEntry(pkgDir: string): string {
-  const pkg = JSON.parse(readFileSync(join(pkgDir, "package.json"), "utf8")) as {
-    exports?: unknown;
-    module?: string;
-    main?: string;
-  };
-  if (pkg.exports !== undefined) {
-    const target = exportTarget(pkg.exports);
-    if (!target) throw new Error(`package at ${pkgDir} exports no "." entry for import`);
-    return join(pkgDir, target);
-  }
-  const main = pkg.module ?? pkg.main ?? "index.js";
-  const full = join(pkgDir, main);
-  if (isFile(full)) return full;
-  for (const ext of EXTENSIONS) if (isFile(full + ext)) return full + ext;
-  for (const ext of EXTENSIONS) if (isFile(join(full, `index${ext}`))) return join(full, `index${ext}`);
-  throw new Error(`package at ${pkgDir} has no entry file (${main})`);
-}
-
-function exportTarget(exports: unknown): string | undefined {
-  if (typeof exports === "string" || Array.isArray(exports)) return pick(exports);
-  if (typeof exports !== "object" || exports === null) return undefined;
-  const map = exports as Record<string, unknown>;
-  const isSubpathMap = Object.keys(map).some((k) => k.startsWith("."));
-  return pick(isSubpathMap ? map["."] : map);
-}
-
-function pick(target: unknown): string | undefined {
-  if (typeof target === "string") return target;
-  if (Array.isArray(target)) {
-    for (const t of target) {
-      const picked = pick(t);
-      if (picked) return picked;
-    }
-    return undefined;
-  }
-  if (typeof target !== "object" || target === null) return undefined;
-  for (const [condition, value] of Object.entries(target)) {
-    if (CONDITIONS.includes(condition)) {
-      const picked = pick(value);
-      if (picked) return picked;
-    }
-  }
-  return undefined;
-}
-
-function isFile(path: string): boolean {
-  try {
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
 }

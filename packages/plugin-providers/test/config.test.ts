@@ -104,7 +104,7 @@ export const acme = createAcme();
   it("says where it looked when the package is missing", async () => {
     await using k = await testKernel({ provider: { ghost: { npm: "ghost-ai-provider" } } });
     await expect(Promise.resolve(k.kernel.providers.get("ghost")!.languageModel("m"))).rejects.toThrow(
-      /Provider "ghost": cannot load "ghost-ai-provider": cannot find package "ghost-ai-provider".*npm install ghost-ai-provider/,
+      /Provider "ghost": cannot load "ghost-ai-provider": cannot find package "ghost-ai-provider".*npm install -D ghost-ai-provider/,
     );
   });
 });

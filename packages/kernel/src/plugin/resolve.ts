@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
-import { dirname, isAbsolute, join, resolve } from "node:path";
+import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { isPathSpec } from "../config/merge.js";
 
@@ -122,13 +122,14 @@ function nodeModulesUpFrom(start: string): string[] {
   }
 }
 
-/** Where globally installed plugins live: the global config folder, npm's global prefix, NODE_PATH. */
+/** Where globally installed packages live: the global config folder, npm's global prefix, NODE_PATH. */
 export function globalModuleDirs(configDir: string, env: NodeJS.ProcessEnv = process.env): string[] {
   const dirs = [join(configDir, "node_modules")];
+  const globalDir = (prefix: string) => (process.platform === "win32" ? join(prefix, "node_modules") : join(prefix, "lib", "node_modules"));
   const prefix = env.npm_config_prefix || env.NPM_CONFIG_PREFIX;
-  if (prefix) dirs.push(join(prefix, "lib", "node_modules"));
-  dirs.push(join(dirname(dirname(process.execPath)), "lib", "node_modules"));
-  for (const p of (env.NODE_PATH ?? "").split(":")) if (p) dirs.push(p);
+  if (prefix) dirs.push(globalDir(prefix));
+  dirs.push(globalDir(dirname(dirname(process.execPath))));
+  for (const p of (env.NODE_PATH ?? "").split(delimiter)) if (p) dirs.push(p);
   return [...new Set(dirs)];
 }
 
