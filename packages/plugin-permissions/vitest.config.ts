@@ -1,17 +1,7 @@
-import { fileURLToPath } from "node:url";
-import { defineConfig } from "vitest/config";
+import { sharedConfig } from "../../vitest.shared";
 
-// Tests use the kernel the way users get it: the built package (turbo builds it before testing).
-const kernelDist = fileURLToPath(new URL("../kernel/dist/index.js", import.meta.url));
-
-export default defineConfig({
-  resolve: {
-    alias: { "@tessera/kernel": kernelDist },
-  },
+export default sharedConfig({
   test: {
-    // Run the built kernel natively, as plugins see it at run time.
-    server: { deps: { external: [/\/packages\/kernel\/dist\//] } },
-    include: ["test/**/*.test.ts"],
     testTimeout: 15_000,
   },
 });

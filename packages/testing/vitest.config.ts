@@ -1,8 +1,7 @@
-import { defineConfig } from "vitest/config";
+import { sharedConfig } from "../../vitest.shared";
 
-export default defineConfig({
+export default sharedConfig({
   test: {
-    include: ["test/**/*.test.ts"],
     testTimeout: 10_000,
   },
 });

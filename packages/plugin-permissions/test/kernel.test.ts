@@ -6,12 +6,13 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { AskRequest, Kernel, PermissionReply } from "@tessera/kernel";
 import permissions, { approvalsFile, PLUGIN_NAME } from "../src/index.js";
-import { errorOf, fakeTools, mockProvider, recordEvents, scriptedModel, stateOf, testKernel, workspace, type ScriptedStep, type Workspace } from "./harness.js";
+import { mockProvider, recordEvents, scriptedModel, tempProject, testKernel, type ScriptedStep, type TempProject } from "@tessera/testing";
+import { errorOf, fakeTools, stateOf } from "./fake-tools.js";
 
 const call = (id: string, name: string, input: unknown) => ({ id, name, input });
 
 async function run(
-  ws: Workspace,
+  ws: TempProject,
   steps: ScriptedStep[],
   options: {
     config?: Record<string, unknown>;
@@ -22,8 +23,10 @@ async function run(
   } = {},
 ) {
   const ran: string[] = [];
-  const model = scriptedModel(steps);
-  const { kernel, logs } = await testKernel(ws, [mockProvider(model), fakeTools(ran), { plugin: permissions, options: options.plugin ?? {} }], {
+  const { model } = scriptedModel(steps);
+  const { kernel, logs } = await testKernel([mockProvider(model), fakeTools(ran), { plugin: permissions, options: options.plugin ?? {} }], {
+    project: ws,
+    strict: true,
     ...(options.config ? { config: options.config } : {}),
     ...(options.sources ? { sources: options.sources } : {}),
   });
@@ -38,7 +41,7 @@ const dispose = (k: Kernel) => k.dispose();
 
 describe("through a real kernel", () => {
   it("the permission.ask tap fires and decides: the kernel records the plugin as decider, with the reason", async () => {
-    const ws = workspace();
+    const ws = tempProject({ prefix: "tessera-perm-" });
     const r = await run(ws, [{ toolCalls: [call("c1", "bash", { command: "git status" })] }, { text: "done" }]);
     expect(r.ran).toEqual(["bash:git status"]);
     expect(r.kernel.describe().hooks["permission.ask"]).toEqual([expect.objectContaining({ plugin: PLUGIN_NAME })]);
@@ -50,7 +53,7 @@ describe("through a real kernel", () => {
   });
 
   it("a deny rule becomes a tool error naming the config file, key and pattern", async () => {
-    const ws = workspace();
+    const ws = tempProject({ prefix: "tessera-perm-" });
     const file = `${ws.dir}/tessera.config.json`;
     const config = { permission: { bash: { "rm *": "deny" } } };
     writeFileSync(file, JSON.stringify(config));
@@ -72,7 +75,7 @@ describe("through a real kernel", () => {
   });
 
   it("headless: an ask with no asker is denied by the kernel; with `headless: true` the error names the exact rule", async () => {
-    const ws = workspace();
+    const ws = tempProject({ prefix: "tessera-perm-" });
     const steps = (): ScriptedStep[] => [{ toolCalls: [call("c1", "bash", { command: "npm run build -- --prod" })] }, { text: "ok" }];
     const kernelDenied = await run(ws, steps());
     expect(kernelDenied.ran).toEqual([]);
@@ -88,7 +91,7 @@ describe("through a real kernel", () => {
   });
 
   it("--auto (auto: true) approves asks but not denials", async () => {
-    const ws = workspace();
+    const ws = tempProject({ prefix: "tessera-perm-" });
     const r = await run(
       ws,
       [{ toolCalls: [call("c1", "bash", { command: "npm install" }), call("c2", "bash", { command: "rm -rf node_modules" }), call("c3", "mcp_deploy", {})] }, { text: "ok" }],
@@ -107,7 +110,7 @@ describe("through a real kernel", () => {
   });
 
   it('"once" allows one call; the next identical call asks again', async () => {
-    const ws = workspace();
+    const ws = tempProject({ prefix: "tessera-perm-" });
     const asked: AskRequest[] = [];
     const r = await run(
       ws,
@@ -121,7 +124,7 @@ describe("through a real kernel", () => {
   });
 
   it('"always" stores the arity prefix per project, applies at once, and again in a new kernel', async () => {
-    const ws = workspace();
+    const ws = tempProject({ prefix: "tessera-perm-" });
     const asked: AskRequest[] = [];
     const first = await run(
       ws,
@@ -159,16 +162,16 @@ describe("through a real kernel", () => {
   });
 
   it('"reject" denies the call and cancels the session\'s other pending asks (end to end)', async () => {
-    const ws = workspace();
+    const ws = tempProject({ prefix: "tessera-perm-" });
     const asks: Array<{ request: AskRequest; signal: AbortSignal; answer: (reply: PermissionReply) => void }> = [];
     let bothPending!: () => void;
     const pending = new Promise<void>((resolve) => (bothPending = resolve));
     const ran: string[] = [];
-    const model = scriptedModel([
+    const { model } = scriptedModel([
       { toolCalls: [call("c1", "bash", { command: "rm -rf dist" }), call("c2", "bash", { command: "npm publish" })] },
       { text: "ok, stopping" },
     ]);
-    const { kernel } = await testKernel(ws, [mockProvider(model), fakeTools(ran), permissions]);
+    const { kernel } = await testKernel([mockProvider(model), fakeTools(ran), permissions], { project: ws, strict: true });
     kernel.sessions.setAsker(
       (request, signal) =>
         new Promise<PermissionReply>((resolve) => {
@@ -194,7 +197,7 @@ describe("through a real kernel", () => {
   });
 
   it("agent rules apply to the session's agent (found from the assistant message)", async () => {
-    const ws = workspace();
+    const ws = tempProject({ prefix: "tessera-perm-" });
     const config = { agent: { reviewer: { description: "reviews", permission: { bash: { "git log *": "deny" } } } } };
     const steps = (): ScriptedStep[] => [{ toolCalls: [call("c1", "bash", { command: "git log -3" })] }, { text: "ok" }];
     const build = await run(ws, steps(), { config });
@@ -213,7 +216,7 @@ describe("through a real kernel", () => {
   });
 
   it("file tools: protected paths ask under allow-all; edits inside are allowed; .env asks", async () => {
-    const ws = workspace();
+    const ws = tempProject({ prefix: "tessera-perm-" });
     const r = await run(
       ws,
       [
@@ -239,7 +242,7 @@ describe("through a real kernel", () => {
   });
 
   it("doom_loop asks: three identical calls in a row", async () => {
-    const ws = workspace();
+    const ws = tempProject({ prefix: "tessera-perm-" });
     const same = () => call(undefined as never, "bash", { command: "git status" });
     const r = await run(ws, [{ toolCalls: [same()] }, { toolCalls: [same()] }, { toolCalls: [same()] }, { text: "ok" }]);
     expect(r.ran).toEqual(["bash:git status", "bash:git status"]);

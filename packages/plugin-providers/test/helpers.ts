@@ -1,39 +1,12 @@
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { z } from "zod";
-import {
-  createKernel,
-  definePlugin,
-  defineTool,
-  type Config,
-  type Kernel,
-  type KernelOptions,
-  type LogRecord,
-  type MessageError,
-  type MessageWithParts,
-  type PluginDefinition,
-  type TextPart,
-  type ToolPart,
-} from "@tessera/kernel";
+import { definePlugin, defineTool, type Config, type Kernel, type MessageWithParts, type PluginDefinition, type TextPart, type ToolPart } from "@tessera/kernel";
+import { tempProject as makeTempProject, testKernel as makeTestKernel, type TempProject, type TestKernel } from "@tessera/testing";
 import { createProvidersPlugin } from "../src/index.js";
 
-export interface TempProject {
-  root: string;
-  dir: string;
-  env: NodeJS.ProcessEnv;
-}
+export type { TempProject, TestKernel };
 
 /** A temp project (with `.git`) and an isolated HOME, so nothing of the real user leaks in. */
-export function tempProject(): TempProject {
-  const root = mkdtempSync(join(tmpdir(), "tessera-providers-"));
-  const dir = join(root, "project");
-  mkdirSync(join(dir, ".git"), { recursive: true });
-  const home = join(root, "home");
-  mkdirSync(home);
-  const env = { HOME: home, XDG_CONFIG_HOME: join(home, ".config"), XDG_DATA_HOME: join(home, ".local/share"), PATH: process.env.PATH };
-  return { root, dir, env };
-}
+export const tempProject = (): TempProject => makeTempProject({ prefix: "tessera-providers-" });
 
 export const LOOKUP: Record<string, string> = { answer: "forty-two", colour: "blue" };
 
@@ -59,17 +32,11 @@ export const lookupPlugin = definePlugin({
   },
 });
 
-export interface TestKernel {
-  kernel: Kernel;
-  project: TempProject;
-  logs: LogRecord[];
-  /** Every error the engine decided to retry, in order. */
-  retried: MessageError[];
-  [Symbol.asyncDispose](): Promise<void>;
-}
-
-/** A kernel with the providers plugin (keys from `env` only), the lookup tool and any extra plugins. */
-export async function testKernel(
+/**
+ * A kernel (@tessera/testing) with the providers plugin (keys from `env` only), the lookup tool and
+ * any extra plugins; `config` is the whole config (no default model).
+ */
+export function testKernel(
   config: Config,
   options: {
     env?: NodeJS.ProcessEnv;
@@ -78,35 +45,15 @@ export async function testKernel(
   } = {},
 ): Promise<TestKernel> {
   const project = options.project ?? tempProject();
-  const logs: LogRecord[] = [];
-  const retried: MessageError[] = [];
   const env = { ...project.env, ...options.env };
-  const kernelOptions: KernelOptions = {
-    directory: project.dir,
-    config: { config, files: [], sources: {}, plugins: [], directory: project.dir, root: project.dir },
-    plugins: [createProvidersPlugin({ env, demo: { wordDelayMs: 0 } }), lookupPlugin, ...(options.plugins ?? [])],
-    discover: false,
+  return makeTestKernel([createProvidersPlugin({ env, demo: { wordDelayMs: 0 } }), lookupPlugin, ...(options.plugins ?? [])], {
+    config,
+    defaultModel: null,
+    ...(options.project ? { project: options.project } : {}),
+    ...(options.env ? { env: options.env } : {}),
     strict: true,
-    env,
-    storePath: ":memory:",
-    flushIntervalMs: 5,
-    retryDelay: (_attempt, error) => {
-      retried.push(error);
-      return 5;
-    },
-    log: (record) => logs.push(record),
-  };
-  const kernel = await createKernel(kernelOptions);
-  return {
-    kernel,
-    project,
-    logs,
-    retried,
-    async [Symbol.asyncDispose]() {
-      await kernel.dispose();
-      if (!options.project) rmSync(project.root, { recursive: true, force: true });
-    },
-  };
+    retryDelay: () => 5,
+  });
 }
 
 export const texts = (m: MessageWithParts | undefined) =>

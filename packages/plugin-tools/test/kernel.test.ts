@@ -1,9 +1,21 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { definePlugin, type PermissionRequest } from "@tessera/kernel";
 import toolsPlugin, { TodoUpdated, toolSchemas } from "../src/index.js";
-import { scriptedModel, testKernel, toolParts } from "./kernel-harness.js";
+import { scriptedModel, tempProject, testKernel, toolParts, type TempProject } from "@tessera/testing";
+
+const projects: TempProject[] = [];
+afterAll(() => {
+  for (const p of projects.splice(0)) p.remove();
+});
+
+/** A temp project removed after these tests (they dispose their kernels by hand). */
+function project(): TempProject {
+  const made = tempProject({ prefix: "tessera-tools-kernel-" });
+  projects.push(made);
+  return made;
+}
 
 /** A plugin that records every permission request and answers it with `decide` (allow by default). */
 function recordPermissions(asked: PermissionRequest[], decide: (r: PermissionRequest) => "allow" | "deny" = () => "allow") {
@@ -22,7 +34,7 @@ function recordPermissions(asked: PermissionRequest[], decide: (r: PermissionReq
 
 describe("the tools in a real kernel", () => {
   it("registers every tool under the plugin's name", async () => {
-    const { kernel } = await testKernel(scriptedModel([]), [toolsPlugin]);
+    const { kernel } = await testKernel([toolsPlugin], { model: scriptedModel([]), project: project() });
     expect(kernel.describe().registries.tools).toEqual(
       ["read", "write", "edit", "patch", "bash", "grep", "glob", "list", "todowrite", "todoread", "task", "webfetch"].map((id) => ({ id, plugin: "@tessera/plugin-tools" })),
     );
@@ -32,7 +44,7 @@ describe("the tools in a real kernel", () => {
   });
 
   it("leaves out disabled tools", async () => {
-    const { kernel } = await testKernel(scriptedModel([]), [{ plugin: toolsPlugin, options: { disabled: ["webfetch", "bash"] } }]);
+    const { kernel } = await testKernel([{ plugin: toolsPlugin, options: { disabled: ["webfetch", "bash"] } }], { model: scriptedModel([]), project: project() });
     const ids = kernel.describe().registries.tools.map((t) => t.id);
     expect(ids).not.toContain("webfetch");
     expect(ids).not.toContain("bash");
@@ -48,7 +60,7 @@ describe("the tools in a real kernel", () => {
       { text: "Fixed." },
     ]);
     const asked: PermissionRequest[] = [];
-    const { kernel, dir } = await testKernel(model, [toolsPlugin, recordPermissions(asked)]);
+    const { kernel, dir } = await testKernel([toolsPlugin, recordPermissions(asked)], { model, project: project() });
     mkdirSync(join(dir, "src"));
     writeFileSync(join(dir, "src/math.ts"), "export const add = (a: number, b: number) => a - b;\n");
 
@@ -86,7 +98,7 @@ describe("the tools in a real kernel", () => {
         });
       },
     });
-    const { kernel } = await testKernel(model, [toolsPlugin, envPlugin, recordPermissions([])]);
+    const { kernel } = await testKernel([toolsPlugin, envPlugin, recordPermissions([])], { model, project: project() });
     const session = kernel.sessions.createSession();
     await kernel.sessions.prompt({ sessionID: session.id, text: "env" });
     const state = toolParts(kernel, session.id)[0]!.state;
@@ -100,7 +112,7 @@ describe("the tools in a real kernel", () => {
       { text: "Could not write." },
     ]);
     const asked: PermissionRequest[] = [];
-    const { kernel, dir } = await testKernel(model, [toolsPlugin, recordPermissions(asked, (r) => (r.permission === "edit" ? "deny" : "allow"))]);
+    const { kernel, dir } = await testKernel([toolsPlugin, recordPermissions(asked, (r) => (r.permission === "edit" ? "deny" : "allow"))], { model, project: project() });
     const session = kernel.sessions.createSession();
     await kernel.sessions.prompt({ sessionID: session.id, text: "write notes" });
     expect(existsSync(join(dir, "notes.txt"))).toBe(false);
@@ -115,7 +127,7 @@ describe("the tools in a real kernel", () => {
       { text: "The subagent found it." },
     ]);
     const asked: PermissionRequest[] = [];
-    const { kernel } = await testKernel(model, [toolsPlugin, recordPermissions(asked)]);
+    const { kernel } = await testKernel([toolsPlugin, recordPermissions(asked)], { model, project: project() });
     const description = kernel.tools.get("task")!.description;
     expect(description).toContain("- explore: ");
     expect(description).toContain("- general: ");
@@ -135,7 +147,7 @@ describe("the tools in a real kernel", () => {
   it("todowrite publishes todo.updated on the kernel's bus and persists under the data directory, until the session is deleted", async () => {
     const todos = [{ id: "a", content: "Plan", status: "in_progress", priority: "high" }];
     const model = scriptedModel([{ toolCalls: [{ name: "todowrite", input: { todos } }] }, { text: "ok" }]);
-    const { kernel, home } = await testKernel(model, [toolsPlugin]);
+    const { kernel, home } = await testKernel([toolsPlugin], { model, project: project() });
     const seen: unknown[] = [];
     kernel.bus.subscribe(TodoUpdated, (event) => seen.push(event.properties));
     const session = kernel.sessions.createSession();
