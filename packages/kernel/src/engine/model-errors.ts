@@ -1,5 +1,23 @@
 import { STATUS_CODES } from "node:http";
-import { APICallError, LoadAPIKeyError, RetryError, StreamProviderError } from "ai";
+import type {
+  APICallError as AiAPICallError,
+  LoadAPIKeyError as AiLoadAPIKeyError,
+  RetryError as AiRetryError,
+  StreamProviderError as AiStreamProviderError,
+} from "ai";
+
+/**
+ * The AI SDK's error classes, recognised the way their own `isInstance` does (a `Symbol.for`
+ * marker), so classifying an error does not load the `ai` package (~100 ms) at start-up.
+ */
+const aiError = <T>(name: string) => {
+  const marker = Symbol.for(`vercel.ai.error.${name}`);
+  return { isInstance: (error: unknown): error is T => typeof error === "object" && error !== null && (error as Record<symbol, unknown>)[marker] === true };
+};
+const APICallError = aiError<AiAPICallError>("AI_APICallError");
+const LoadAPIKeyError = aiError<AiLoadAPIKeyError>("AI_LoadAPIKeyError");
+const RetryError = aiError<AiRetryError>("AI_RetryError");
+const StreamProviderError = aiError<AiStreamProviderError>("AI_StreamProviderError");
 import { MessageErrorSchema, type MessageError } from "../session/message.js";
 
 /**
@@ -231,7 +249,7 @@ function isRetryableFailure({ statusCode: status, message, responseBody, isRetry
 
 // The AI SDK sets the message to the provider's error text when it can parse the body, and to
 // the bare status text ("Bad Request") when it cannot; add what the body says in that case.
-function apiCallMessage(error: APICallError): string {
+function apiCallMessage(error: AiAPICallError): string {
   const generic = error.statusCode !== undefined ? STATUS_CODES[error.statusCode] : undefined;
   const base = error.message.trim();
   if (base && base !== generic) return base;

@@ -1,4 +1,4 @@
-import { streamText, type ModelMessage, type Tool } from "ai";
+import type { ModelMessage, Tool } from "ai";
 import type { Bus } from "../bus/bus.js";
 import type { KernelLanguageModel, ModelInfo, ToolContext } from "../definitions.js";
 import type { ChatParamsOutput, HookInput, HookName, HookOutput } from "../hooks/types.js";
@@ -127,6 +127,7 @@ async function streamOnce(
   const message = writer.message;
   const sessionID = message.sessionID;
   const streaming = new Map<string, TextPart | ReasoningPart>();
+  const { streamText } = await import("ai");
   const result = streamText({
     model: request.model,
     instructions: request.system.join("\n\n"),

@@ -1,4 +1,3 @@
-import { generateText } from "ai";
 import type { MessageWithParts } from "../session/messages.js";
 import type { SessionInfo } from "../session/session-info.js";
 import type { EngineContext } from "./context.js";
@@ -31,6 +30,7 @@ export async function generateTitle(ctx: EngineContext, session: SessionInfo, hi
   const ref = ctx.config.config.small_model ? parseModelRef(ctx.config.config.small_model) : first.info.model;
   try {
     const model = await resolveModel(ctx.providers, ref);
+    const { generateText } = await import("ai");
     const result = await generateText({
       model: model.language,
       ...(agent?.prompt ? { instructions: agent.prompt } : {}),

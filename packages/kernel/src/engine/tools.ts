@@ -1,4 +1,4 @@
-import { jsonSchema, type Tool } from "ai";
+import type { Tool } from "ai";
 import { z } from "zod";
 import type { AgentDefinition, ToolDefinition } from "../definitions.js";
 import type { HookInput, HookName, HookOutput, JsonSchema } from "../hooks/types.js";
@@ -36,6 +36,8 @@ export async function resolveTools(
   trigger: Trigger,
   input: ResolveToolsInput,
 ): Promise<Record<string, Tool>> {
+  // `ai` loads with the first step, not with the kernel (it costs ~100 ms to import).
+  const { jsonSchema } = await import("ai");
   const tools: Record<string, Tool> = {};
   for (const tool of registry.list()) {
     if (!isToolEnabled(input.agent, tool.id, input.messageTools)) continue;
