@@ -112,6 +112,15 @@ describe("tessera run", () => {
     expect(JSON.stringify(streamed()[1]!.body)).toContain("rejected");
   });
 
+  it("names a new session after its prompt, without asking the model for a title", async () => {
+    const p = await mockProject([{ text: "Sure." }]);
+    const long = "please summarise the architecture of this repository and list the main packages";
+    expect((await runCli(["run", long], { cwd: p.dir, home: p.home })).code).toBe(0);
+    const [session] = JSON.parse((await runCli(["sessions", "list", "--json"], { cwd: p.dir, home: p.home })).stdout);
+    expect(session.title).toBe(`${long.slice(0, 49).trimEnd()}…`);
+    expect(server!.completionRequests.filter((r) => (r.body as { stream?: boolean }).stream !== true)).toHaveLength(0);
+  });
+
   it("exits 2 without a message", async () => {
     const p = project("empty");
     const run = await runCli(["run"], { cwd: p.dir, home: p.home, stdin: "" });

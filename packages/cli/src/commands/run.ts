@@ -9,7 +9,7 @@ import type { CliIO } from "../io.js";
 import { globalOptions, type CommandContext, type GlobalFlags } from "../main.js";
 import { JsonRenderer } from "../render/json-renderer.js";
 import { TextRenderer } from "../render/text-renderer.js";
-import { chooseSession } from "../session-choice.js";
+import { chooseSession, titleFromPrompt } from "../session-choice.js";
 
 export { DEMO_MODEL };
 
@@ -61,7 +61,8 @@ export async function runRun(ctx: CommandContext): Promise<number> {
   try {
     const demo = !flags.model && !kernel.config.config.model && !flags.continue && !flags.session;
     const model = flags.model ?? (demo ? DEMO_MODEL : undefined);
-    const session = chooseSession(kernel, flags);
+    const promptTitle = titleFromPrompt(message);
+    const session = chooseSession(kernel, { ...flags, ...(promptTitle ? { defaultTitle: promptTitle } : {}) });
     sessionID = session.id;
     if (demo && !json) banner(ctx.io);
 
