@@ -5,8 +5,8 @@
  * Same script language and the same guarantees as the chat-completions server: 127.0.0.1 only,
  * deterministic ids and usage, the only timers are the scripted ones.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { Socket } from "node:net";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { createLoopback } from "./loopback.js";
 import type { ErrorTurn, ScriptedRequest } from "./types.js";
 import type {
   ProviderScriptEntry,
@@ -116,26 +116,10 @@ async function startProviderServer(format: ProviderWireFormat, options: Provider
   const created = options.created ?? DEFAULT_CREATED;
   const requests: ScriptedRequest[] = [];
   const completionRequests: ScriptedRequest[] = [];
-  const sockets = new Set<Socket>();
-  const timers = new Set<{ timer: NodeJS.Timeout; resolve: () => void }>();
   let count = 0;
   let toolCallCount = 0;
-  let closing: Promise<void> | undefined;
-
-  const sleep = (ms: number): Promise<void> =>
-    new Promise((resolve) => {
-      if (ms <= 0 || closing) return resolve();
-      const entry = {
-        resolve,
-        timer: setTimeout(() => {
-          timers.delete(entry);
-          resolve();
-        }, ms),
-      };
-      timers.add(entry);
-    });
-
-  const gone = (res: ServerResponse): boolean => res.destroyed || res.writableEnded || closing !== undefined;
+  const loopback = createLoopback();
+  const { sleep, gone } = loopback;
   const write = (res: ServerResponse, data: string): Promise<void> =>
     new Promise((resolve) => {
       if (gone(res)) return resolve();
@@ -285,43 +269,8 @@ async function startProviderServer(format: ProviderWireFormat, options: Provider
     return sendJson(res, 404, { error: { message, type: "invalid_request_error", param: null, code: "unknown_route" } });
   };
 
-  const server = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      const message = error instanceof Error ? error.message : String(error);
-      if (!res.headersSent) sendJson(res, 500, scriptErrorBody(format, `scripted server: internal error: ${message}`, "internal_error"));
-      else destroySocket(res);
-    });
-  });
-  server.on("connection", (socket) => {
-    sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
-  });
-  server.on("clientError", (_error, socket) => socket.destroy());
-
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? 0, "127.0.0.1", () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  const address = server.address();
-  if (address === null || typeof address === "string") throw new Error("scripted server: unexpected address");
-  const port = address.port;
-
-  const close = (): Promise<void> => {
-    closing ??= new Promise<void>((resolve) => {
-      for (const entry of timers) {
-        clearTimeout(entry.timer);
-        entry.resolve();
-      }
-      timers.clear();
-      server.close(() => resolve());
-      for (const socket of sockets) socket.destroy();
-      sockets.clear();
-    });
-    return closing;
-  };
+  const port = await loopback.listen(options.port, handle, (res, message) => sendJson(res, 500, scriptErrorBody(format, message, "internal_error")));
+  const close = loopback.close;
 
   return {
     format,

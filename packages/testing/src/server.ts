@@ -2,8 +2,8 @@
  * The scripted model server: a `node:http` server on 127.0.0.1 that answers
  * `POST /v1/chat/completions` from a script, in the OpenAI Chat Completions wire format.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { Socket } from "node:net";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { createLoopback } from "./loopback.js";
 import type {
   ErrorTurn,
   ScriptEntry,
@@ -38,27 +38,10 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
   const usageMode = options.usageChunk ?? "requested";
   const requests: ScriptedRequest[] = [];
   const completionRequests: ScriptedRequest[] = [];
-  const sockets = new Set<Socket>();
-  const timers = new Set<{ timer: NodeJS.Timeout; resolve: () => void }>();
   let completionCount = 0;
   let toolCallCount = 0;
-  let closing: Promise<void> | undefined;
-
-  /** An explicit, cancellable wait: resolves early when the server closes. */
-  const sleep = (ms: number): Promise<void> =>
-    new Promise((resolve) => {
-      if (ms <= 0 || closing) return resolve();
-      const entry = {
-        resolve,
-        timer: setTimeout(() => {
-          timers.delete(entry);
-          resolve();
-        }, ms),
-      };
-      timers.add(entry);
-    });
-
-  const gone = (res: ServerResponse): boolean => res.destroyed || res.writableEnded || closing !== undefined;
+  const loopback = createLoopback();
+  const { sleep, gone } = loopback;
 
   /** Writes and waits until the data is handed to the OS (or the write failed). */
   const write = (res: ServerResponse, data: string): Promise<void> =>
@@ -222,43 +205,8 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
     });
   };
 
-  const server = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      const message = error instanceof Error ? error.message : String(error);
-      if (!res.headersSent) scriptError(res, `scripted server: internal error: ${message}`, "internal_error");
-      else destroySocket(res);
-    });
-  });
-  server.on("connection", (socket) => {
-    sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
-  });
-  server.on("clientError", (_error, socket) => socket.destroy());
-
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? 0, "127.0.0.1", () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  const address = server.address();
-  if (address === null || typeof address === "string") throw new Error("scripted server: unexpected address");
-  const port = address.port;
-
-  const close = (): Promise<void> => {
-    closing ??= new Promise<void>((resolve) => {
-      for (const entry of timers) {
-        clearTimeout(entry.timer);
-        entry.resolve();
-      }
-      timers.clear();
-      server.close(() => resolve());
-      for (const socket of sockets) socket.destroy();
-      sockets.clear();
-    });
-    return closing;
-  };
+  const port = await loopback.listen(options.port, handle, (res, message) => scriptError(res, message, "internal_error"));
+  const close = loopback.close;
 
   return {
     url: `http://127.0.0.1:${port}/v1`,
