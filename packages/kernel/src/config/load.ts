@@ -104,6 +104,12 @@ async function readConfigFile(file: string): Promise<unknown> {
       const mod = (await importModule(file)) as { default?: unknown };
       return mod.default ?? mod;
     }
+    // A plain JSON file needs no loader; this keeps cosmiconfig (and its YAML parser) off the
+    // start-up path of the most common config.
+    if (file.endsWith(".json") && !file.endsWith("package.json")) {
+      const text = readFileSync(file, "utf8");
+      return text.trim() === "" ? {} : JSON.parse(text);
+    }
     // cosmiconfig is CommonJS: its named export sits on `default` when a bundler wraps it.
     const mod = (await import("cosmiconfig")) as typeof import("cosmiconfig") & { default?: typeof import("cosmiconfig") };
     const cosmiconfig = mod.cosmiconfig ?? mod.default!.cosmiconfig;
