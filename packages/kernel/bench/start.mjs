@@ -1,8 +1,7 @@
 // Kernel start with 10 TypeScript plugins discovered in `.tessera/plugins` and loaded through jiti.
 // Every start runs in a fresh `node` process so module caches are cold. jiti's transpile cache
-// (`fsCache: true`) lives in `node_modules/.cache/jiti` next to the kernel's dist when that folder
-// exists, else in `os.tmpdir()/jiti`; the kernel's dist has no node_modules beside it, so each child
-// gets its own TMPDIR: an empty one for "cold" starts, a shared, primed one for "warm" starts.
+// lives in `$XDG_CACHE_HOME/tessera/jiti`, so each child gets its own XDG_CACHE_HOME (and TMPDIR):
+// an empty one for "cold" starts, a shared, primed one for "warm" starts.
 import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
@@ -63,7 +62,7 @@ export function makePluginProject(dir) {
 }
 
 function startOnce(project, xdg, cacheTmp) {
-  const { wallMs, data } = runNode([child, kernelEntry, project, xdg], { env: cleanEnv({ TMPDIR: cacheTmp }) });
+  const { wallMs, data } = runNode([child, kernelEntry, project, xdg], { env: cleanEnv({ TMPDIR: cacheTmp, XDG_CACHE_HOME: cacheTmp }) });
   if (!data) throw new Error("start child printed no result");
   if (data.errors.length > 0 || data.plugins !== PLUGINS || data.tapsRan !== PLUGINS) {
     throw new Error(`start child loaded ${data.plugins}/${PLUGINS} plugins: ${data.errors.join("; ")}`);
@@ -73,7 +72,7 @@ function startOnce(project, xdg, cacheTmp) {
 
 const cacheFiles = (tmp) => {
   try {
-    return readdirSync(join(tmp, "jiti")).length;
+    return readdirSync(join(tmp, "tessera", "jiti")).length;
   } catch {
     return 0;
   }
