@@ -25,6 +25,23 @@ export const ErrorCodes = {
   KERNEL_SEALED: "KERNEL_SEALED",
   /** An event payload did not match its schema, or an event name was defined twice. */
   EVENT_INVALID: "EVENT_INVALID",
+  // The session store's codes (raised as SessionStoreError, a TesseraError):
+  /** No session with that id (or the parent of a new child session does not exist). */
+  SESSION_NOT_FOUND: "SESSION_NOT_FOUND",
+  /** No message with that id in that session. */
+  MESSAGE_NOT_FOUND: "MESSAGE_NOT_FOUND",
+  /** No part with that id, or not one `appendPartText` can append to. */
+  PART_NOT_FOUND: "PART_NOT_FOUND",
+  /** A record to write did not match its schema, or tried to move to another session or message. */
+  RECORD_INVALID: "RECORD_INVALID",
+  /** A stored row the operation depends on is unreadable (invalid JSON or schema mismatch). */
+  RECORD_CORRUPT: "RECORD_CORRUPT",
+  /** The database was written by a newer Tessera, or a migration failed. */
+  SCHEMA_UNSUPPORTED: "SCHEMA_UNSUPPORTED",
+  /** A transaction callback returned a promise; node:sqlite transactions must be synchronous. */
+  TRANSACTION_ASYNC: "TRANSACTION_ASYNC",
+  /** The store was used after `close()`. */
+  STORE_CLOSED: "STORE_CLOSED",
 } as const;
 
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { ErrorCodes, TesseraError } from "../../src/errors.js";
 import { SessionStore, SessionStoreError } from "../../src/session/index.js";
 import { assistantMessage, harness, tempDir, textPart, userMessage } from "./helpers.js";
 
@@ -24,6 +25,19 @@ describe("sessions", () => {
     expect(() => store.createSession({ directory: "/repo", parentID: "ses_nope" })).toThrow(
       expect.objectContaining({ code: "SESSION_NOT_FOUND" }),
     );
+  });
+
+  it("store errors are kernel errors: a code from the one table, recognised by TesseraError.isInstance", () => {
+    const store = harness().open();
+    let caught: unknown;
+    try {
+      store.updateSession("ses_nope", { title: "x" });
+    } catch (error) {
+      caught = error;
+    }
+    expect(SessionStoreError.isInstance(caught)).toBe(true);
+    expect(TesseraError.isInstance(caught)).toBe(true);
+    expect(caught).toMatchObject({ code: ErrorCodes.SESSION_NOT_FOUND, name: "SessionStoreError" });
   });
 
   it("sessions are listed most recently updated first, and updating one moves it to the top", () => {
