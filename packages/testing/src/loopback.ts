@@ -1,6 +1,15 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 
+/** An HTTP request as the scripted servers record it: the body is parsed JSON when it is JSON. */
+export interface IncomingScriptedRequest {
+  readonly method: string;
+  /** The URL's path without a trailing slash. */
+  readonly path: string;
+  readonly headers: IncomingMessage["headers"];
+  readonly body: unknown;
+}
+
 /**
  * What every scripted server shares: an HTTP server on 127.0.0.1 only, scripted delays that a
  * close cuts short, and a close that destroys open sockets (a hanging stream never blocks a test).
@@ -13,7 +22,7 @@ export interface Loopback {
   /** Binds 127.0.0.1 (port 0: any free port) and resolves with the port. */
   listen(
     port: number | undefined,
-    handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
+    handle: (request: IncomingScriptedRequest, res: ServerResponse) => Promise<void>,
     internalError: (res: ServerResponse, message: string) => void,
   ): Promise<number>;
   close(): Promise<void>;
@@ -41,11 +50,15 @@ export function createLoopback(): Loopback {
     gone: (res) => res.destroyed || res.writableEnded || closing !== undefined,
     async listen(port, handle, internalError) {
       const s = createServer((req, res) => {
-        handle(req, res).catch((error: unknown) => {
+        // A client that hangs up mid-response is normal for a test server (aborts, cut streams).
+        res.on("error", () => {});
+        readRequest(req)
+          .then((request) => handle(request, res))
+          .catch((error: unknown) => {
           const message = error instanceof Error ? error.message : String(error);
-          if (!res.headersSent) internalError(res, `scripted server: internal error: ${message}`);
-          else res.socket?.destroy();
-        });
+            if (!res.headersSent) internalError(res, `scripted server: internal error: ${message}`);
+            else res.socket?.destroy();
+          });
       });
       server = s;
       s.on("connection", (socket) => {
@@ -79,4 +92,20 @@ export function createLoopback(): Loopback {
       return closing;
     },
   };
+}
+
+async function readRequest(req: IncomingMessage): Promise<IncomingScriptedRequest> {
+  const parts: Buffer[] = [];
+  for await (const part of req) parts.push(part as Buffer);
+  const raw = Buffer.concat(parts).toString("utf8");
+  let body: unknown = undefined;
+  if (raw.length > 0) {
+    try {
+      body = JSON.parse(raw);
+    } catch {
+      body = raw;
+    }
+  }
+  const path = new URL(req.url ?? "/", "http://127.0.0.1").pathname.replace(/\/+$/, "") || "/";
+  return { method: req.method ?? "GET", path, headers: { ...req.headers }, body };
 }

@@ -5,8 +5,8 @@
  * Same script language and the same guarantees as the chat-completions server: 127.0.0.1 only,
  * deterministic ids and usage, the only timers are the scripted ones.
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
-import { createLoopback } from "./loopback.js";
+import type { ServerResponse } from "node:http";
+import { createLoopback, type IncomingScriptedRequest } from "./loopback.js";
 import type { ErrorTurn, ScriptedRequest } from "./types.js";
 import type {
   ProviderScriptEntry,
@@ -238,28 +238,9 @@ async function startProviderServer(format: ProviderWireFormat, options: Provider
     return streamTurn(res, turn, request, route, n);
   };
 
-  const readBody = (req: IncomingMessage): Promise<string> =>
-    new Promise((resolve, reject) => {
-      const parts: Buffer[] = [];
-      req.on("data", (part: Buffer) => parts.push(part));
-      req.on("end", () => resolve(Buffer.concat(parts).toString("utf8")));
-      req.on("error", reject);
-    });
-
-  const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    res.on("error", () => {});
-    const raw = await readBody(req);
-    let body: unknown = undefined;
-    if (raw.length > 0) {
-      try {
-        body = JSON.parse(raw);
-      } catch {
-        body = raw;
-      }
-    }
-    const path = new URL(req.url ?? "/", "http://127.0.0.1").pathname.replace(/\/+$/, "") || "/";
-    const method = req.method ?? "GET";
-    const request: ScriptedRequest = { index: requests.length + 1, method, path, headers: { ...req.headers }, body };
+  const handle = async (incoming: IncomingScriptedRequest, res: ServerResponse) => {
+    const { method, path, body } = incoming;
+    const request: ScriptedRequest = { index: requests.length + 1, ...incoming };
     requests.push(request);
     const route = matchRoute(format, method, path, body);
     if (route) return handleModel(res, request, route);

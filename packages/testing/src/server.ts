@@ -2,8 +2,8 @@
  * The scripted model server: a `node:http` server on 127.0.0.1 that answers
  * `POST /v1/chat/completions` from a script, in the OpenAI Chat Completions wire format.
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
-import { createLoopback } from "./loopback.js";
+import type { ServerResponse } from "node:http";
+import { createLoopback, type IncomingScriptedRequest } from "./loopback.js";
 import type {
   ErrorTurn,
   ScriptEntry,
@@ -159,37 +159,13 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
     return streamTurn(res, turn, request, n);
   };
 
-  const readBody = (req: IncomingMessage): Promise<string> =>
-    new Promise((resolve, reject) => {
-      const parts: Buffer[] = [];
-      req.on("data", (part: Buffer) => parts.push(part));
-      req.on("end", () => resolve(Buffer.concat(parts).toString("utf8")));
-      req.on("error", reject);
-    });
-
-  const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    res.on("error", () => {});
-    const raw = await readBody(req);
-    let body: unknown = undefined;
-    if (raw.length > 0) {
-      try {
-        body = JSON.parse(raw);
-      } catch {
-        body = raw;
-      }
-    }
-    const path = new URL(req.url ?? "/", "http://127.0.0.1").pathname.replace(/\/+$/, "") || "/";
-    const request: ScriptedRequest = {
-      index: requests.length + 1,
-      method: req.method ?? "GET",
-      path,
-      headers: { ...req.headers },
-      body,
-    };
+  const handle = async (incoming: IncomingScriptedRequest, res: ServerResponse) => {
+    const { method, path } = incoming;
+    const request: ScriptedRequest = { index: requests.length + 1, ...incoming };
     requests.push(request);
 
-    if (req.method === "POST" && path === "/v1/chat/completions") return handleCompletion(res, request);
-    if (req.method === "GET" && path === "/v1/models") {
+    if (method === "POST" && path === "/v1/chat/completions") return handleCompletion(res, request);
+    if (method === "GET" && path === "/v1/models") {
       return sendJson(res, 200, {
         object: "list",
         data: [{ id: modelId, object: "model", created, owned_by: "tessera-testing" }],
@@ -197,7 +173,7 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
     }
     return sendJson(res, 404, {
       error: {
-        message: `scripted server: no route for ${req.method} ${path} (serves POST /v1/chat/completions and GET /v1/models)`,
+        message: `scripted server: no route for ${method} ${path} (serves POST /v1/chat/completions and GET /v1/models)`,
         type: "invalid_request_error",
         param: null,
         code: "unknown_route",
