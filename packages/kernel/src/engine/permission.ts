@@ -1,4 +1,4 @@
-import type { Bus } from "../bus/bus.js";
+import type { Bus, EventProperties } from "../bus/bus.js";
 import type { PermissionAskOutput, PermissionRequest } from "../hooks/types.js";
 import { newId } from "../session/ids.js";
 import { PermissionAsked, PermissionDecided, PermissionReplied, type PermissionReply } from "./events.js";
@@ -99,7 +99,8 @@ export class PermissionGate {
       );
     }
 
-    const reply = await this.waitForReply({ ...request, id, ...(decision.reason ? { reason: decision.reason } : {}) }, signal);
+    const reason = decision.reason ? { reason: decision.reason } : {};
+    const reply = await this.waitForReply({ ...request, id, ...reason }, { ...event, ...reason }, signal);
     this.bus.publish(PermissionReplied, { id, sessionID: request.sessionID, reply, request: event });
     if (reply === "reject") {
       decided("deny", "user", "rejected");
@@ -113,7 +114,11 @@ export class PermissionGate {
     decided("allow", "user", reply);
   }
 
-  private waitForReply(request: AskRequest, signal?: AbortSignal): Promise<PermissionReply> {
+  private waitForReply(
+    request: AskRequest,
+    asked: EventProperties<typeof PermissionAsked>,
+    signal?: AbortSignal,
+  ): Promise<PermissionReply> {
     const asker = this.asker!;
     const controller = new AbortController();
     const onAbort = () => controller.abort(signal?.reason);
@@ -137,16 +142,7 @@ export class PermissionGate {
         },
         { once: true },
       );
-      this.bus.publish(PermissionAsked, {
-        id: request.id,
-        sessionID: request.sessionID,
-        permission: request.permission,
-        patterns: [...request.patterns],
-        metadata: { ...request.metadata },
-        ...(request.agent ? { agent: request.agent } : {}),
-        ...(request.tool ? { tool: request.tool } : {}),
-        ...(request.reason ? { reason: request.reason } : {}),
-      });
+      this.bus.publish(PermissionAsked, asked);
       if (signal?.aborted) return controller.abort(signal.reason);
       asker(request, controller.signal).then(
         (reply) => {

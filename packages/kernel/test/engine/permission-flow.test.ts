@@ -153,6 +153,26 @@ describe("the permission flow", () => {
       await kernel.dispose();
     });
 
+    it("the asker and permission.asked carry the agent and why a plugin left the request at ask", async () => {
+      const requests: AskRequest[] = [];
+      const explainer = testPlugin("explainer", (ctx) => {
+        ctx.tap("permission.ask", (_input, output) => {
+          output.reason = 'deploy to prod asks; "always" would store deploy prod';
+        });
+      });
+      const { kernel, ran, events } = await deployOnce([explainer], (k) =>
+        k.sessions.setAsker(async (request) => {
+          requests.push(request);
+          return "once";
+        }),
+      );
+      expect(ran).toEqual(["call_deploy"]);
+      const reason = 'deploy to prod asks; "always" would store deploy prod';
+      expect(requests).toEqual([expect.objectContaining({ reason, agent: "build" })]);
+      expect(events.of("permission.asked")).toEqual([expect.objectContaining({ id: requests[0]!.id, reason, agent: "build" })]);
+      await kernel.dispose();
+    });
+
     it('"always" allows the call and publishes permission.replied with "always"', async () => {
       const { kernel, ran, events, requests } = await withReply("always");
 
